@@ -1,0 +1,195 @@
+// TuningCache: the persistent SQLite store of tuning results.
+//
+// This is the only component of autogemm that speaks SQL. Everything it stores
+// is keyed by plain values (DeviceKey, ShapeKey, config strings), so the cache
+// knows nothing about CUDA or about the kernel templates: it never interprets a
+// config string, it only stores and returns it. Callers parse what they read
+// back (KernelConfig::parse) before it reaches NVRTC or a launch.
+//
+// Concurrency: several processes may hold the same file open. Writers use
+// short `BEGIN IMMEDIATE` transactions and a busy timeout, so a concurrent
+// writer waits instead of failing. A file that is corrupt, foreign (another
+// application_id) or newer than this build (higher user_version) is refused
+// with CacheError and is never modified, deleted or overwritten.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace autogemm {
+
+/// Thrown for every cache failure; what() is one sentence a user can act on.
+class CacheError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What identifies a GPU for tuning purposes: everything that changes kernel
+/// behaviour or speed. The device ordinal is deliberately not part of it.
+struct DeviceKey {
+  std::string name;         ///< e.g. "NVIDIA H200"
+  int cc_major = 0;         ///< compute capability
+  int cc_minor = 0;
+  int sm_count = 0;         ///< multiprocessors
+  int driver_version = 0;   ///< cuDriverGetVersion, e.g. 13000
+  int nvrtc_version = 0;    ///< major*1000 + minor*10, e.g. 13000
+  bool operator==(const DeviceKey& o) const {
+    return name == o.name && cc_major == o.cc_major && cc_minor == o.cc_minor &&
+           sm_count == o.sm_count && driver_version == o.driver_version &&
+           nvrtc_version == o.nvrtc_version;
+  }
+};
+
+/// A GEMM problem in autogemm's canonical form (row-major C = op(A) op(B)).
+struct ShapeKey {
+  int64_t m = 0, n = 0, k = 0;
+  bool trans_a = false, trans_b = false;
+  bool aligned = false;  ///< alignment class: 16-byte vector access is legal
+  bool operator==(const ShapeKey& o) const {
+    return m == o.m && n == o.n && k == o.k && trans_a == o.trans_a &&
+           trans_b == o.trans_b && aligned == o.aligned;
+  }
+};
+
+/// Outcome of measuring one candidate configuration.
+enum class TrialStatus { Ok, CompileFailed, LimitsExceeded, WrongResult, Timeout, Crashed };
+
+const char* to_string(TrialStatus s);
+std::optional<TrialStatus> parse_trial_status(const std::string& s);
+
+struct TrialRecord {
+  std::string config;          ///< canonical KernelConfig string
+  TrialStatus status = TrialStatus::Ok;
+  double median_ms = 0;        ///< median kernel time (0 unless status Ok)
+  double spread_ms = 0;        ///< measurement noise: interquartile range
+  double gflops = 0;
+  std::string detail;          ///< why it failed (compile log excerpt, error)
+};
+
+struct TuningCost {
+  int candidates = 0;          ///< configurations tried
+  double compile_s = 0;        ///< summed NVRTC time
+  double wall_s = 0;           ///< wall time of the whole tuning of the shape
+  std::string strategy;        ///< e.g. "exhaustive", "sampled"
+};
+
+/// The best configuration for one (device, shape).
+struct WinnerRecord {
+  ShapeKey shape;
+  std::string config;
+  std::string template_hash;   ///< content hash of the template the config belongs to
+  double median_ms = 0;
+  double spread_ms = 0;
+  double gflops = 0;
+  int64_t tuned_at = 0;        ///< unix seconds
+};
+
+/// Key of a compiled kernel binary.
+struct CubinKey {
+  std::string template_hash;
+  std::string config;
+  std::string arch;            ///< e.g. "sm_90"
+  int nvrtc_version = 0;
+};
+
+/// One stored trial with everything that keys it besides the device
+/// (inspection, export and import).
+struct TrialRow {
+  ShapeKey shape;
+  std::string template_hash;
+  TrialRecord trial;
+  int64_t recorded_at = 0;     ///< unix seconds; 0 on input means "now"
+};
+
+/// What TuningCache::merge did.
+struct MergeStats {
+  size_t winners_stored = 0;   ///< winners that replaced or added an entry
+  size_t winners_kept = 0;     ///< incoming winners that lost to the stored one
+  size_t trials = 0;           ///< trial rows inserted or replaced
+};
+
+/// Thread-safe: calls on one object are serialized on an internal mutex. An
+/// object must not be used in a child process after fork() (calls throw
+/// CacheError there; destroying it there leaves the parent's state alone):
+/// open a new one in the child.
+class TuningCache {
+ public:
+  enum class Mode { ReadOnly, ReadWrite };
+
+  /// Opens (and in ReadWrite mode creates, with 0600 permissions in a 0700
+  /// directory, and migrates) the store at `path`. Throws CacheError if the
+  /// file is not an autogemm cache, is corrupt, is newer than this build, or
+  /// cannot be opened in the requested mode.
+  static std::unique_ptr<TuningCache> open(const std::string& path, Mode mode);
+
+  /// `$AUTOGEMM_CACHE`, else `$XDG_CACHE_HOME/autogemm/tuning.db`, else
+  /// `~/.cache/autogemm/tuning.db`.
+  static std::string default_path();
+
+  /// Schema version this build writes.
+  static int schema_version();
+
+  ~TuningCache();
+  TuningCache(const TuningCache&) = delete;
+  TuningCache& operator=(const TuningCache&) = delete;
+
+  const std::string& path() const;
+
+  /// Records every trial of one tuning run of (device, shape). Existing rows
+  /// for the same (device, shape, template_hash, config) are replaced.
+  void record_trials(const DeviceKey& dev, const ShapeKey& shape,
+                     const std::string& template_hash,
+                     const std::vector<TrialRecord>& trials);
+
+  /// Stores `w` as the winner for (dev, w.shape) unless a winner with the same
+  /// template hash is already stored and `w` is not faster than it by more than
+  /// max(its spread, w's spread): within measurement noise the incumbent stays,
+  /// so repeated tuning does not flip winners. A stored winner with another
+  /// template hash (stale) is always replaced. Returns true if `w` was stored.
+  /// `w.tuned_at` 0 means now. The tuning cost is recorded either way (table
+  /// tuning_runs). One transaction. Trials are never deleted.
+  bool record_winner(const DeviceKey& dev, const WinnerRecord& w, const TuningCost& cost);
+
+  /// All winners stored for `dev` (all template hashes; callers drop stale ones).
+  std::vector<WinnerRecord> load_winners(const DeviceKey& dev) const;
+
+  /// The winner for exactly (dev, shape) with the given template hash, if any.
+  std::optional<WinnerRecord> find_winner(const DeviceKey& dev, const ShapeKey& shape,
+                                          const std::string& template_hash) const;
+
+  /// Configs that failed (any status but Ok) for (dev, shape, hash): never retried.
+  std::vector<std::string> failed_configs(const DeviceKey& dev, const ShapeKey& shape,
+                                          const std::string& template_hash) const;
+
+  /// All trials stored for (dev, shape), any template hash.
+  std::vector<TrialRecord> load_trials(const DeviceKey& dev, const ShapeKey& shape) const;
+
+  void store_cubin(const CubinKey& key, const std::vector<char>& cubin);
+  std::optional<std::vector<char>> load_cubin(const CubinKey& key) const;
+
+  // --- inspection, export and import (tools/autogemm_cache) ---------------
+
+  /// Every device that has rows in the store.
+  std::vector<DeviceKey> load_devices() const;
+
+  /// Every trial stored for `dev`, with shape, template hash and time.
+  std::vector<TrialRow> load_all_trials(const DeviceKey& dev) const;
+
+  /// Merges rows from elsewhere (an export) in one transaction: each winner
+  /// by the record_winner rule (no tuning cost recorded), each trial upserted
+  /// with its recorded_at. Invalid input throws CacheError and merges nothing.
+  MergeStats merge(const DeviceKey& dev, const std::vector<WinnerRecord>& winners,
+                   const std::vector<TrialRow>& trials);
+
+ private:
+  struct Impl;
+  explicit TuningCache(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace autogemm

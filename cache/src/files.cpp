@@ -1,0 +1,85 @@
+#include "files.h"
+
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "autogemm/tuning_cache.h"
+
+namespace autogemm::detail {
+namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+std::string home_dir() {
+  std::string home = env("HOME");
+  if (!home.empty()) return home;
+  std::vector<char> buf(16384);
+  passwd pw{};
+  passwd* found = nullptr;
+  if (getpwuid_r(getuid(), &pw, buf.data(), buf.size(), &found) == 0 && found && pw.pw_dir)
+    return pw.pw_dir;
+  return {};
+}
+
+[[noreturn]] void fail_errno(const std::string& what, const std::string& path, int err) {
+  throw CacheError("tuning cache " + path + ": " + what + " failed: " + std::strerror(err));
+}
+
+// mkdir -p for the directories above `path`; only directories created here get 0700.
+void create_parent_dirs(const std::string& file) {
+  for (size_t pos = file.find('/', 1); pos != std::string::npos; pos = file.find('/', pos + 1)) {
+    std::string dir = file.substr(0, pos);
+    if (dir.empty() || dir.back() == '/') continue;  // "//" in the path
+    if (mkdir(dir.c_str(), 0700) == 0) {
+      chmod(dir.c_str(), 0700);  // ours: make it exactly 0700 whatever the umask
+      continue;
+    }
+    struct stat st {};
+    if (errno == EEXIST && stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) continue;
+    fail_errno("creating the directory " + dir, file, errno == EEXIST ? ENOTDIR : errno);
+  }
+}
+
+}  // namespace
+
+std::string default_cache_path() {
+  std::string explicit_path = env("AUTOGEMM_CACHE");
+  if (!explicit_path.empty()) return explicit_path;
+  std::string xdg = env("XDG_CACHE_HOME");
+  if (!xdg.empty() && xdg.front() == '/') return xdg + "/autogemm/tuning.db";
+  std::string home = home_dir();
+  if (home.empty())
+    throw CacheError(
+        "tuning cache: no location: AUTOGEMM_CACHE, XDG_CACHE_HOME and HOME are unset "
+        "and the user has no home directory.");
+  return home + "/.cache/autogemm/tuning.db";
+}
+
+bool path_exists(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0;
+}
+
+void create_cache_file(const std::string& path) {
+  if (path_exists(path)) return;
+  create_parent_dirs(path);
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) {
+    if (errno == EEXIST) return;  // another process created it first: theirs, untouched
+    fail_errno("creating the file", path, errno);
+  }
+  fchmod(fd, 0600);  // ours: exactly 0600 whatever the umask
+  close(fd);
+}
+
+}  // namespace autogemm::detail

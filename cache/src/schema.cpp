@@ -1,0 +1,285 @@
+#include "schema.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "autogemm/tuning_cache.h"
+#include "sqlite_handle.h"
+
+namespace autogemm::detail {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Migrations. Append-only: a released step is never edited; a schema change is
+// a new function at the end of kMigrations. Step i brings the file from
+// version i to version i + 1. All steps run inside one transaction that also
+// sets application_id and user_version.
+//
+// The stored shape is autogemm's canonical row-major form (C = op(A) op(B));
+// trans_a, trans_b and aligned are 0/1; times are unix seconds (UTC).
+// ---------------------------------------------------------------------------
+
+// Version 1: the store itself.
+void create_tables(Db& db) {
+  db.exec(R"sql(
+CREATE TABLE devices (
+  id             INTEGER PRIMARY KEY,
+  name           TEXT    NOT NULL,
+  cc_major       INTEGER NOT NULL,
+  cc_minor       INTEGER NOT NULL,
+  sm_count       INTEGER NOT NULL,
+  driver_version INTEGER NOT NULL,
+  nvrtc_version  INTEGER NOT NULL,
+  first_seen     INTEGER NOT NULL,
+  UNIQUE (name, cc_major, cc_minor, sm_count, driver_version, nvrtc_version)
+);
+CREATE TABLE trials (
+  device_id     INTEGER NOT NULL REFERENCES devices(id),
+  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
+  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
+  template_hash TEXT    NOT NULL,
+  config        TEXT    NOT NULL,
+  status        TEXT    NOT NULL,
+  median_ms     REAL    NOT NULL,
+  spread_ms     REAL    NOT NULL,
+  gflops        REAL    NOT NULL,
+  detail        TEXT    NOT NULL DEFAULT '',
+  recorded_at   INTEGER NOT NULL,
+  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned, template_hash, config)
+);
+CREATE TABLE winners (
+  device_id     INTEGER NOT NULL REFERENCES devices(id),
+  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
+  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
+  config        TEXT    NOT NULL,
+  template_hash TEXT    NOT NULL,
+  median_ms     REAL    NOT NULL,
+  spread_ms     REAL    NOT NULL,
+  gflops        REAL    NOT NULL,
+  tuned_at      INTEGER NOT NULL,
+  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned)
+);
+CREATE TABLE cubins (
+  template_hash TEXT    NOT NULL,
+  config        TEXT    NOT NULL,
+  arch          TEXT    NOT NULL,
+  nvrtc_version INTEGER NOT NULL,
+  cubin         BLOB    NOT NULL,
+  created_at    INTEGER NOT NULL,
+  PRIMARY KEY (template_hash, config, arch, nvrtc_version)
+);
+)sql",
+          "creating the version 1 tables");
+}
+
+// Version 2: tuning cost per run, and views in plain words for `sqlite3`.
+void add_runs_and_views(Db& db) {
+  db.exec(R"sql(
+CREATE TABLE tuning_runs (
+  id            INTEGER PRIMARY KEY,
+  device_id     INTEGER NOT NULL REFERENCES devices(id),
+  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
+  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
+  template_hash TEXT    NOT NULL,
+  winner_config TEXT    NOT NULL,
+  winner_stored INTEGER NOT NULL,
+  candidates    INTEGER NOT NULL,
+  compile_s     REAL    NOT NULL,
+  wall_s        REAL    NOT NULL,
+  strategy      TEXT    NOT NULL,
+  finished_at   INTEGER NOT NULL
+);
+CREATE VIEW best_configs AS
+SELECT d.name AS device,
+       'sm_' || d.cc_major || d.cc_minor AS arch,
+       'row-major ' || CASE WHEN w.trans_a THEN 'T' ELSE 'N' END
+                    || CASE WHEN w.trans_b THEN 'T' ELSE 'N' END AS layout,
+       w.m AS m, w.n AS n, w.k AS k,
+       CASE WHEN w.aligned THEN 'yes' ELSE 'no' END AS aligned,
+       w.config AS config,
+       round(w.gflops, 1) AS gflops,
+       round(w.median_ms, 4) AS median_ms,
+       datetime(w.tuned_at, 'unixepoch') AS tuned
+FROM winners AS w JOIN devices AS d ON d.id = w.device_id
+ORDER BY d.name, w.m, w.n, w.k, w.trans_a, w.trans_b, w.aligned;
+CREATE VIEW trial_summary AS
+SELECT d.name AS device,
+       'sm_' || d.cc_major || d.cc_minor AS arch,
+       'row-major ' || CASE WHEN t.trans_a THEN 'T' ELSE 'N' END
+                    || CASE WHEN t.trans_b THEN 'T' ELSE 'N' END AS layout,
+       t.m AS m, t.n AS n, t.k AS k,
+       CASE WHEN t.aligned THEN 'yes' ELSE 'no' END AS aligned,
+       count(*) AS trials,
+       sum(t.status = 'ok') AS ok,
+       sum(t.status <> 'ok') AS failed,
+       sum(t.status = 'compile_failed') AS compile_failed,
+       sum(t.status = 'limits_exceeded') AS limits_exceeded,
+       sum(t.status = 'wrong_result') AS wrong_result,
+       sum(t.status = 'timeout') AS timeout,
+       sum(t.status = 'crashed') AS crashed,
+       round(max(CASE WHEN t.status = 'ok' THEN t.gflops END), 1) AS best_gflops,
+       datetime(max(t.recorded_at), 'unixepoch') AS last_trial
+FROM trials AS t JOIN devices AS d ON d.id = t.device_id
+GROUP BY t.device_id, t.m, t.n, t.k, t.trans_a, t.trans_b, t.aligned
+ORDER BY d.name, t.m, t.n, t.k, t.trans_a, t.trans_b, t.aligned;
+CREATE VIEW tuning_history AS
+SELECT d.name AS device,
+       'row-major ' || CASE WHEN r.trans_a THEN 'T' ELSE 'N' END
+                    || CASE WHEN r.trans_b THEN 'T' ELSE 'N' END AS layout,
+       r.m AS m, r.n AS n, r.k AS k,
+       r.strategy AS strategy, r.candidates AS candidates,
+       round(r.compile_s, 2) AS compile_s, round(r.wall_s, 2) AS wall_s,
+       r.winner_config AS winner,
+       CASE WHEN r.winner_stored THEN 'yes' ELSE 'no' END AS stored,
+       datetime(r.finished_at, 'unixepoch') AS finished
+FROM tuning_runs AS r JOIN devices AS d ON d.id = r.device_id
+ORDER BY r.finished_at, r.id;
+)sql",
+          "creating the version 2 tuning_runs table and views");
+}
+
+struct Migration {
+  const char* summary;
+  void (*apply)(Db&);
+};
+
+const Migration kMigrations[] = {
+    {"tables devices, trials, winners, cubins", create_tables},                // 0 -> 1
+    {"table tuning_runs, views best_configs, trial_summary, tuning_history",  // 1 -> 2
+     add_runs_and_views},
+};
+
+constexpr int kCurrentVersion = static_cast<int>(sizeof kMigrations / sizeof kMigrations[0]);
+
+struct FileState {
+  int64_t application_id = 0;
+  int64_t version = 0;
+  int64_t objects = 0;  // tables, indexes, views, triggers
+  bool empty() const { return application_id == 0 && version == 0 && objects == 0; }
+};
+
+const char* const kMoveAway =
+    " Move it away, or point AUTOGEMM_CACHE at another file; autogemm runs on defaults meanwhile.";
+
+[[noreturn]] void refuse(const std::string& path, const std::string& why) {
+  throw CacheError("tuning cache " + path + ": " + why);
+}
+
+// Identity checks that hold for the raw file header as well as for SQLite's
+// view of the file (the header of a WAL-mode file may lag behind, but an
+// application_id never changes from foreign to ours and versions only grow).
+void check_identity(const std::string& path, int64_t application_id, int64_t version) {
+  if (application_id != kApplicationId && application_id != 0) {
+    char id[16];
+    std::snprintf(id, sizeof id, "0x%08llx",
+                  static_cast<unsigned long long>(static_cast<uint32_t>(application_id)));
+    refuse(path, "is an SQLite database of another program (application_id " + std::string(id) +
+                     "), not an autogemm tuning cache; refusing to use it." + kMoveAway);
+  }
+  if (application_id == kApplicationId && version > kCurrentVersion)
+    refuse(path, "was written by a newer autogemm (schema version " + std::to_string(version) +
+                     ", this build knows up to " + std::to_string(kCurrentVersion) +
+                     "); refusing to modify it. Use a newer autogemm with it, or another "
+                     "cache file.");
+}
+
+FileState read_state(const Db& db) {
+  FileState st;
+  st.application_id = db.query_int("PRAGMA application_id", "reading the application_id");
+  st.version = db.query_int("PRAGMA user_version", "reading the schema version");
+  st.objects = db.query_int("SELECT count(*) FROM sqlite_master", "reading the schema");
+  return st;
+}
+
+// Refuses anything that is neither an empty database nor an autogemm cache
+// this build understands. Reads only.
+void validate(const Db& db, const FileState& st, bool writable) {
+  if (st.empty()) {
+    if (!writable) db.refuse("is an empty database, not an autogemm tuning cache yet.");
+    return;
+  }
+  if (st.application_id == 0)
+    db.refuse("is an SQLite database of another program (it has tables but no autogemm "
+              "application_id); refusing to use it." + std::string(kMoveAway));
+  check_identity(db.path(), st.application_id, st.version);
+  if (st.version < 1)
+    db.refuse("has autogemm's application_id but schema version " + std::to_string(st.version) +
+              "; it is damaged, refusing to use it." + kMoveAway);
+  if (st.version < kCurrentVersion && !writable)
+    db.refuse("has schema version " + std::to_string(st.version) + ", older than this build's " +
+              std::to_string(kCurrentVersion) +
+              "; it cannot be migrated read-only. Open it read-write once (e.g. run gemm_tune).");
+}
+
+void quick_check(const Db& db) {
+  Stmt s = db.prepare("PRAGMA quick_check(1)");
+  std::string result = s.step() ? s.column_text(0) : std::string("no result");
+  if (result != "ok")
+    db.refuse("is corrupt (quick_check: " + result + "); refusing to use it." + kMoveAway);
+}
+
+}  // namespace
+
+int current_schema_version() { return kCurrentVersion; }
+
+void check_header(const std::string& path, bool writable) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) refuse(path, "is not a regular file.");
+  unsigned char h[100];
+  std::ifstream in(path, std::ios::binary);
+  if (!in) refuse(path, "cannot be read.");
+  in.read(reinterpret_cast<char*>(h), sizeof h);
+  const auto n = static_cast<size_t>(in.gcount());
+  if (n == 0) {
+    if (!writable) refuse(path, "is an empty database, not an autogemm tuning cache yet.");
+    return;
+  }
+  static const char kMagic[16] = "SQLite format 3";  // with its terminating NUL
+  if (n < sizeof h || std::memcmp(h, kMagic, sizeof kMagic) != 0)
+    refuse(path, std::string("is not a database (no SQLite header); refusing to use it.") +
+                     kMoveAway);
+  auto be32 = [&](size_t at) {
+    return static_cast<int64_t>(static_cast<int32_t>(
+        (uint32_t{h[at]} << 24) | (uint32_t{h[at + 1]} << 16) | (uint32_t{h[at + 2]} << 8) |
+        uint32_t{h[at + 3]}));
+  };
+  check_identity(path, be32(68), be32(60));  // application_id, user_version
+}
+
+int check_file(const Db& db, bool writable) {
+  FileState st = read_state(db);
+  validate(db, st, writable);
+  if (!st.empty()) quick_check(db);
+  return static_cast<int>(st.version);
+}
+
+void migrate(Db& db) {
+  Transaction tx(db);
+  // Another process may have migrated while we waited for the write lock.
+  FileState st = read_state(db);
+  validate(db, st, true);
+  const int64_t from = st.version;
+  if (from == kCurrentVersion) return;  // ~Transaction ends the empty transaction
+  for (int64_t v = from; v < kCurrentVersion; ++v) {
+    spdlog::debug("tuning cache {}: migrating to schema version {}: {}", db.path(), v + 1,
+                  kMigrations[v].summary);
+    kMigrations[v].apply(db);
+  }
+  db.exec(("PRAGMA application_id = " + std::to_string(kApplicationId)).c_str(),
+          "setting the application_id");
+  db.exec(("PRAGMA user_version = " + std::to_string(kCurrentVersion)).c_str(),
+          "setting the schema version");
+  tx.commit();
+  if (from == 0)
+    spdlog::info("tuning cache {}: created (schema version {})", db.path(), kCurrentVersion);
+  else
+    spdlog::info("tuning cache {}: migrated from schema version {} to {}", db.path(), from,
+                 kCurrentVersion);
+}
+
+}  // namespace autogemm::detail

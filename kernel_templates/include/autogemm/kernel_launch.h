@@ -1,0 +1,62 @@
+// Building and launching one kernel configuration.
+//
+//   compile_kernel: KernelConfig -> cubin (NVRTC, for one arch)
+//   LoadedKernel:   cubin -> module in the current context, resources read
+//                   back, launch on a stream.
+#pragma once
+
+#include <cuda.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "autogemm/cuda_driver.h"
+#include "autogemm/device_info.h"
+#include "autogemm/kernel_config.h"
+#include "autogemm/kernel_template.h"
+#include "autogemm/nvrtc_compiler.h"
+
+namespace autogemm {
+
+/// The config does not fit the device (shared memory, registers, threads).
+class LimitsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// NVRTC build of `cfg` for `arch`; throws CompileError with the log.
+CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch);
+
+struct KernelResources {
+  int registers = 0;      ///< per thread
+  int local_bytes = 0;    ///< per thread; > 0 means spills or local arrays
+  int max_threads = 0;    ///< the most threads per block this build can launch
+  int blocks_per_sm = 0;  ///< occupancy estimate from registers and shared memory
+};
+
+class LoadedKernel {
+ public:
+  /// Loads `cubin` into the current context and checks it fits `dev`.
+  /// Throws LimitsError when it does not, CudaError on driver failures.
+  static LoadedKernel load(const KernelConfig& cfg, const std::vector<char>& cubin,
+                           const DeviceInfo& dev);
+
+  const KernelConfig& config() const { return cfg_; }
+  const KernelResources& resources() const { return res_; }
+
+  /// Enqueues the product on `stream`. `workspace` must hold at least
+  /// config().workspace_floats(call.problem) floats (ignored when that is 0).
+  /// The problem must satisfy config().can_implement().
+  void launch(const CanonicalCall& call, CUstream stream, CUdeviceptr workspace) const;
+
+ private:
+  KernelConfig cfg_;
+  KernelResources res_;
+  Module module_;
+  CUfunction main_ = nullptr;
+  CUfunction reduce_ = nullptr;
+  int sm_count_ = 0;
+};
+
+}  // namespace autogemm

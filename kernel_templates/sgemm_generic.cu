@@ -1,0 +1,56 @@
+// sgemm_generic.cu — the fallback SGEMM that can implement any problem.
+//
+// Same contract and canonical form as sgemm_tiled.cu (row-major, 64-bit
+// leading dimensions, op(A) selected by AG_TRANS_A, op(B) by AG_TRANS_B), with
+// no alignment, size or resource requirement beyond 256 threads and 2 KiB of
+// static shared memory, so it runs on any problem and any CUDA GPU. It is
+// what autogemm launches when no tuned or default tiled kernel can be used.
+//
+// ---- Parameters ----------------------------------------------------------
+// AG_TRANS_A, AG_TRANS_B  operand layouts (0 or 1)
+// ---------------------------------------------------------------------------
+
+typedef long long i64;
+
+#define AG_G 16  // 16 x 16 threads, one C element each, 16-deep K slices
+
+// Technique: classic shared-memory tiling. Each K slice of A and B is read
+// from global memory once per block instead of once per thread.
+extern "C" __global__ void __launch_bounds__(AG_G * AG_G)
+    agemm_generic(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda,
+                  const float* __restrict__ B, i64 ldb, float beta, float* __restrict__ C, i64 ldc) {
+  __shared__ float As[AG_G][AG_G + 1];  // +1: no bank conflicts on column reads
+  __shared__ float Bs[AG_G][AG_G + 1];
+  const int tx = threadIdx.x % AG_G, ty = threadIdx.x / AG_G;
+  // One linear grid dimension: blockIdx.y would cap M at 65535 tiles.
+  const int tiles_n = (N + AG_G - 1) / AG_G;
+  const int m = (blockIdx.x / tiles_n) * AG_G + ty;
+  const int n = (blockIdx.x % tiles_n) * AG_G + tx;
+  float acc = 0.f;
+  // alpha == 0 never reads A or B (reference-BLAS rule), so NaN there cannot leak.
+  const int k_stop = alpha != 0.f ? K : 0;
+  for (int k0 = 0; k0 < k_stop; k0 += AG_G) {
+    // Thread (ty, tx) loads A(m, k0+tx) and B(k0+ty, n).
+    const int ka = k0 + tx, kb = k0 + ty;
+#if AG_TRANS_A
+    As[ty][tx] = (m < M && ka < K) ? A[(i64)ka * lda + m] : 0.f;
+#else
+    As[ty][tx] = (m < M && ka < K) ? A[(i64)m * lda + ka] : 0.f;
+#endif
+#if AG_TRANS_B
+    Bs[ty][tx] = (n < N && kb < K) ? B[(i64)n * ldb + kb] : 0.f;
+#else
+    Bs[ty][tx] = (n < N && kb < K) ? B[(i64)kb * ldb + n] : 0.f;
+#endif
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < AG_G; ++kk) acc = fmaf(As[ty][kk], Bs[kk][tx], acc);
+    __syncthreads();
+  }
+  if (m < M && n < N) {
+    float* c = C + (i64)m * ldc + n;
+    // beta == 0 never reads C, so NaN or garbage there cannot leak.
+    *c = beta != 0.f ? fmaf(beta, *c, alpha * acc) : alpha * acc;
+  }
+}
+

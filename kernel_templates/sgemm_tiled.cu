@@ -1,0 +1,322 @@
+// sgemm_tiled.cu — register-tiled FP32 GEMM, the kernel autogemm tunes.
+//
+// Computes, in autogemm's canonical form (row-major, 64-bit leading dims):
+//     C[M x N] = alpha * op(A)[M x K] * op(B)[K x N] + beta * C
+// op(A) = A (A is M x K, k contiguous)   when AG_TRANS_A == 0
+//       = A^T (A is K x M, m contiguous) when AG_TRANS_A == 1
+// op(B) = B (B is K x N, n contiguous)   when AG_TRANS_B == 0
+//       = B^T (B is N x K, k contiguous) when AG_TRANS_B == 1
+//
+// Compiled by NVRTC at run time; every parameter arrives as a -D value that
+// autogemm generates from a validated KernelConfig (never from file text).
+//
+// ---- Parameters ----------------------------------------------------------
+// AG_BM, AG_BN   block tile of C computed by one thread block
+// AG_BK          depth of the K slice staged in shared memory per step
+// AG_TM, AG_TN   register tile of C computed by one thread
+// AG_WC          threads of a warp laid along N (the warp is 32/AG_WC x AG_WC)
+// AG_VEC         global access width in floats: 4 (16-byte, needs the aligned
+//                problem class) or 1 (any pointer, any leading dimension)
+// AG_SPLIT_K     number of K slices computed by different blocks (blockIdx.z);
+//                > 1 writes partial sums to a workspace that
+//                agemm_splitk_reduce folds in a fixed order (deterministic)
+// AG_SWIZZLE     block raster: groups of AG_SWIZZLE tile-rows are walked
+//                column by column so concurrently running blocks share
+//                A and B tiles in L2
+// AG_TRANS_A, AG_TRANS_B  operand layouts, see above
+// ---------------------------------------------------------------------------
+
+#ifndef AG_BM
+#error "AG_BM must be defined"
+#endif
+
+#define AG_THREADS ((AG_BM / AG_TM) * (AG_BN / AG_TN))
+
+// Technique: shared-memory padding. Each shared row is padded by 4 floats:
+// rows stay 16-byte aligned for vector accesses, and the transposing stores
+// of a k-contiguous operand (consecutive threads writing consecutive m at two
+// k rows) land in different banks.
+#define AG_PAD 4
+#define AG_LDS_A (AG_BM + AG_PAD)
+#define AG_LDS_B (AG_BN + AG_PAD)
+
+// Technique: fragments of 4 consecutive elements. A thread's TM rows are
+// TM/4 groups of 4 rows strided by BM/(TM/4), so each fragment is one 16-byte
+// shared load and the threads of a quarter-warp read either one address
+// (broadcast) or 8 consecutive 16-byte words (conflict-free).
+#define AG_QM (AG_TM < 4 ? AG_TM : 4)
+#define AG_QN (AG_TN < 4 ? AG_TN : 4)
+#define AG_SUB_M ((AG_BM / AG_TM) * AG_QM)
+#define AG_SUB_N ((AG_BN / AG_TN) * AG_QN)
+
+typedef long long i64;
+
+template <int V>
+struct Vec;
+template <>
+struct Vec<1> {
+  typedef float T;
+};
+template <>
+struct Vec<2> {
+  typedef float2 T;
+};
+template <>
+struct Vec<4> {
+  typedef float4 T;
+};
+
+// Moves one operand tile from global memory into registers, then into shared
+// memory as [k][mn] (mn contiguous), the layout the inner product reads.
+// The global tile is OUTER x INNER with INNER contiguous (stride ld between
+// outer rows). TRANSPOSE says the inner global dimension is k, so the store
+// transposes; otherwise the outer dimension is k and the store is a copy.
+//
+// Technique: register staging (double buffering through registers). The
+// global loads of tile t+1 are issued before the FMAs of tile t and only
+// stored to shared memory after them, so their latency hides behind math.
+template <int OUTER, int INNER, int V, bool TRANSPOSE>
+struct TileLoader {
+  static const int VECS = OUTER * INNER / V;
+  static const int LOADS = (VECS + AG_THREADS - 1) / AG_THREADS;
+  float r[LOADS][V];
+
+  __device__ __forceinline__ void load(const float* __restrict__ base, i64 ld, int outer_lim,
+                                       int inner_lim, int tid) {
+#pragma unroll
+    for (int i = 0; i < LOADS; ++i) {
+      const int v = tid + i * AG_THREADS;
+      if (VECS % AG_THREADS == 0 || v < VECS) {
+        const int o = v / (INNER / V);
+        const int in = (v % (INNER / V)) * V;
+        const float* p = base + (i64)o * ld + in;
+        if (o < outer_lim && in + V <= inner_lim) {
+          // Technique: 16-byte (or narrower) vector load, read-only path.
+          typename Vec<V>::T x = __ldg(reinterpret_cast<const typename Vec<V>::T*>(p));
+          const float* xs = reinterpret_cast<const float*>(&x);
+#pragma unroll
+          for (int j = 0; j < V; ++j) r[i][j] = xs[j];
+        } else {
+          // Edge tile: element-wise bounds, zero fill (adds nothing to C).
+#pragma unroll
+          for (int j = 0; j < V; ++j)
+            r[i][j] = (o < outer_lim && in + j < inner_lim) ? __ldg(p + j) : 0.f;
+        }
+      }
+    }
+  }
+
+  __device__ __forceinline__ void store(float* __restrict__ s, int lds, int tid) const {
+#pragma unroll
+    for (int i = 0; i < LOADS; ++i) {
+      const int v = tid + i * AG_THREADS;
+      if (VECS % AG_THREADS == 0 || v < VECS) {
+        const int o = v / (INNER / V);
+        const int in = (v % (INNER / V)) * V;
+        if (TRANSPOSE) {
+#pragma unroll
+          for (int j = 0; j < V; ++j) s[(in + j) * lds + o] = r[i][j];
+        } else {
+          typename Vec<V>::T x;
+          float* xs = reinterpret_cast<float*>(&x);
+#pragma unroll
+          for (int j = 0; j < V; ++j) xs[j] = r[i][j];
+          *reinterpret_cast<typename Vec<V>::T*>(s + o * lds + in) = x;
+        }
+      }
+    }
+  }
+};
+
+// Technique: block swizzling. Maps the linear block index to a tile so that
+// consecutive blocks cover a AG_SWIZZLE-tall band of tiles column by column.
+__device__ __forceinline__ void tile_coords(int pid, int tiles_m, int tiles_n, int* tm, int* tn) {
+  const int in_group = AG_SWIZZLE * tiles_n;
+  const int group = pid / in_group;
+  const int first_m = group * AG_SWIZZLE;
+  const int rows = min(tiles_m - first_m, AG_SWIZZLE);
+  const int local = pid % in_group;
+  *tm = first_m + local % rows;
+  *tn = local / rows;
+}
+
+extern "C" __global__ void __launch_bounds__(AG_THREADS)
+    agemm_tiled(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda,
+                const float* __restrict__ B, i64 ldb, float beta, float* __restrict__ C, i64 ldc,
+                float* __restrict__ workspace) {
+  extern __shared__ __align__(16) float smem[];
+  float* As = smem;                            // [2][AG_BK][AG_LDS_A]
+  float* Bs = smem + 2 * AG_BK * AG_LDS_A;     // [2][AG_BK][AG_LDS_B]
+
+  const int tid = threadIdx.x;
+  const int tiles_m = (M + AG_BM - 1) / AG_BM;
+  const int tiles_n = (N + AG_BN - 1) / AG_BN;
+  int tile_m, tile_n;
+  tile_coords(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
+  const int m0 = tile_m * AG_BM;
+  const int n0 = tile_n * AG_BN;
+
+  // Technique: split-K. Block z owns a contiguous run of BK-deep slices.
+  const int k_tiles_total = (K + AG_BK - 1) / AG_BK;
+  const int k_tiles_per = (k_tiles_total + AG_SPLIT_K - 1) / AG_SPLIT_K;
+  const int k_begin = blockIdx.z * k_tiles_per * AG_BK;
+  const int k_end = min(K, k_begin + k_tiles_per * AG_BK);
+  // alpha == 0 never reads A or B (reference-BLAS rule): no K steps at all.
+  const int k_tiles =
+      (alpha != 0.f && k_end > k_begin) ? (k_end - k_begin + AG_BK - 1) / AG_BK : 0;
+
+  // Thread placement inside the block: a warp is a (32/WC) x WC patch of
+  // threads, which keeps its shared-memory fragment reads broadcast-friendly.
+  const int warp = tid / 32, lane = tid % 32;
+  const int warps_n = (AG_BN / AG_TN) / AG_WC;
+  const int tr = (warp / warps_n) * (32 / AG_WC) + lane / AG_WC;
+  const int tc = (warp % warps_n) * AG_WC + lane % AG_WC;
+
+#if AG_TRANS_A
+  TileLoader<AG_BK, AG_BM, (AG_VEC <= AG_BM ? AG_VEC : 1), false> la;
+  const float* a_base = A + (i64)k_begin * lda + m0;
+  const i64 a_step = (i64)AG_BK * lda;
+#else
+  TileLoader<AG_BM, AG_BK, (AG_VEC <= AG_BK ? AG_VEC : 1), true> la;
+  const float* a_base = A + (i64)m0 * lda + k_begin;
+  const i64 a_step = AG_BK;
+#endif
+#if AG_TRANS_B
+  TileLoader<AG_BN, AG_BK, (AG_VEC <= AG_BK ? AG_VEC : 1), true> lb;
+  const float* b_base = B + (i64)n0 * ldb + k_begin;
+  const i64 b_step = AG_BK;
+#else
+  TileLoader<AG_BK, AG_BN, (AG_VEC <= AG_BN ? AG_VEC : 1), false> lb;
+  const float* b_base = B + (i64)k_begin * ldb + n0;
+  const i64 b_step = (i64)AG_BK * ldb;
+#endif
+
+  const int m_lim = M - m0, n_lim = N - n0;
+  float acc[AG_TM][AG_TN];
+#pragma unroll
+  for (int i = 0; i < AG_TM; ++i)
+#pragma unroll
+    for (int j = 0; j < AG_TN; ++j) acc[i][j] = 0.f;
+
+  // Loads the K slice starting at k (relative to k_begin) into registers.
+  auto load_tile = [&](int kt) {
+    const int k_lim = k_end - (k_begin + kt * AG_BK);
+#if AG_TRANS_A
+    la.load(a_base + kt * a_step, lda, k_lim, m_lim, tid);
+#else
+    la.load(a_base + kt * a_step, lda, m_lim, k_lim, tid);
+#endif
+#if AG_TRANS_B
+    lb.load(b_base + kt * b_step, ldb, n_lim, k_lim, tid);
+#else
+    lb.load(b_base + kt * b_step, ldb, k_lim, n_lim, tid);
+#endif
+  };
+
+  if (k_tiles > 0) {
+    load_tile(0);
+    la.store(As, AG_LDS_A, tid);
+    lb.store(Bs, AG_LDS_B, tid);
+    __syncthreads();
+  }
+
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    const int cur = kt & 1;
+    const bool has_next = kt + 1 < k_tiles;
+    if (has_next) load_tile(kt + 1);
+
+    const float* as = As + cur * AG_BK * AG_LDS_A;
+    const float* bs = Bs + cur * AG_BK * AG_LDS_B;
+    // Technique: outer-product register tiling. Each k step loads TM + TN
+    // values from shared memory and does TM * TN FMAs with them.
+#pragma unroll
+    for (int kk = 0; kk < AG_BK; ++kk) {
+      float a[AG_TM], b[AG_TN];
+#pragma unroll
+      for (int i = 0; i < AG_TM / AG_QM; ++i) {
+        typename Vec<AG_QM>::T x =
+            *reinterpret_cast<const typename Vec<AG_QM>::T*>(as + kk * AG_LDS_A + i * AG_SUB_M + tr * AG_QM);
+        const float* xs = reinterpret_cast<const float*>(&x);
+#pragma unroll
+        for (int q = 0; q < AG_QM; ++q) a[i * AG_QM + q] = xs[q];
+      }
+#pragma unroll
+      for (int j = 0; j < AG_TN / AG_QN; ++j) {
+        typename Vec<AG_QN>::T x =
+            *reinterpret_cast<const typename Vec<AG_QN>::T*>(bs + kk * AG_LDS_B + j * AG_SUB_N + tc * AG_QN);
+        const float* xs = reinterpret_cast<const float*>(&x);
+#pragma unroll
+        for (int q = 0; q < AG_QN; ++q) b[j * AG_QN + q] = xs[q];
+      }
+#pragma unroll
+      for (int i = 0; i < AG_TM; ++i)
+#pragma unroll
+        for (int j = 0; j < AG_TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+
+    if (has_next) {
+      // The other buffer was last read in iteration kt-1, and every thread
+      // has passed that iteration's barrier, so it is free to overwrite.
+      la.store(As + (cur ^ 1) * AG_BK * AG_LDS_A, AG_LDS_A, tid);
+      lb.store(Bs + (cur ^ 1) * AG_BK * AG_LDS_B, AG_LDS_B, tid);
+      __syncthreads();
+    }
+  }
+
+  // ---- Epilogue ----
+#pragma unroll
+  for (int i = 0; i < AG_TM / AG_QM; ++i) {
+#pragma unroll
+    for (int q = 0; q < AG_QM; ++q) {
+      const int m = m0 + i * AG_SUB_M + tr * AG_QM + q;
+      if (m >= M) continue;
+#pragma unroll
+      for (int j = 0; j < AG_TN / AG_QN; ++j) {
+        const int n = n0 + j * AG_SUB_N + tc * AG_QN;
+        const float* v = &acc[i * AG_QM + q][j * AG_QN];
+        if (AG_SPLIT_K > 1) {
+          // Partial sums, unscaled; agemm_splitk_reduce applies alpha/beta.
+          float* w = workspace + ((i64)blockIdx.z * M + m) * N + n;
+#pragma unroll
+          for (int e = 0; e < AG_QN; ++e)
+            if (n + e < N) w[e] = v[e];
+          continue;
+        }
+        float* c = C + (i64)m * ldc + n;
+        if (AG_VEC == 4 && AG_QN == 4 && n + 3 < N) {
+          // Technique: 16-byte stores of C (aligned class only).
+          float4 out = make_float4(alpha * v[0], alpha * v[1], alpha * v[2], alpha * v[3]);
+          if (beta != 0.f) {  // beta == 0 never reads C: NaN there must not leak
+            const float4 old = *reinterpret_cast<const float4*>(c);
+            out.x = fmaf(beta, old.x, out.x);
+            out.y = fmaf(beta, old.y, out.y);
+            out.z = fmaf(beta, old.z, out.z);
+            out.w = fmaf(beta, old.w, out.w);
+          }
+          *reinterpret_cast<float4*>(c) = out;
+        } else {
+#pragma unroll
+          for (int e = 0; e < AG_QN; ++e) {
+            if (n + e < N) c[e] = beta != 0.f ? fmaf(beta, c[e], alpha * v[e]) : alpha * v[e];
+          }
+        }
+      }
+    }
+  }
+}
+
+// Folds the AG_SPLIT_K partial products in slice order (deterministic: the
+// same inputs give the same bits on every run) and applies alpha and beta.
+extern "C" __global__ void agemm_splitk_reduce(int M, int N, float alpha,
+                                               const float* __restrict__ workspace, float beta,
+                                               float* __restrict__ C, i64 ldc) {
+  const i64 total = (i64)M * N;
+  for (i64 idx = blockIdx.x * (i64)blockDim.x + threadIdx.x; idx < total;
+       idx += (i64)gridDim.x * blockDim.x) {
+    float s = 0.f;
+    for (int z = 0; z < AG_SPLIT_K; ++z) s += workspace[z * total + idx];
+    const i64 m = idx / N, n = idx % N;
+    float* c = C + m * ldc + n;
+    *c = beta != 0.f ? fmaf(beta, *c, alpha * s) : alpha * s;
+  }
+}

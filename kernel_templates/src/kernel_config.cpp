@@ -1,0 +1,178 @@
+#include "autogemm/kernel_config.h"
+
+#include <map>
+#include <sstream>
+
+#include "autogemm/problem.h"
+
+namespace autogemm {
+namespace {
+
+bool one_of(int v, std::initializer_list<int> allowed) {
+  for (int a : allowed)
+    if (v == a) return true;
+  return false;
+}
+
+bool fail(std::string* why, const std::string& msg) {
+  if (why) *why = msg;
+  return false;
+}
+
+}  // namespace
+
+KernelConfig KernelConfig::generic(bool trans_a, bool trans_b) {
+  KernelConfig c;
+  c.kind = KernelKind::Generic;
+  c.trans_a = trans_a;
+  c.trans_b = trans_b;
+  return c;
+}
+
+std::string KernelConfig::to_string() const {
+  std::ostringstream s;
+  if (kind == KernelKind::Generic) {
+    s << "generic ta=" << trans_a << " tb=" << trans_b;
+  } else {
+    s << "tiled bm=" << bm << " bn=" << bn << " bk=" << bk << " tm=" << tm << " tn=" << tn
+      << " wc=" << wc << " vec=" << vec << " sk=" << split_k << " sw=" << swizzle
+      << " ta=" << trans_a << " tb=" << trans_b;
+  }
+  return s.str();
+}
+
+std::optional<KernelConfig> KernelConfig::parse(const std::string& text, std::string* error) {
+  std::istringstream in(text);
+  std::string kind;
+  in >> kind;
+  KernelConfig c;
+  std::map<std::string, int*> fields;
+  bool ta = false, tb = false;
+  int ta_i = -1, tb_i = -1;
+  if (kind == "generic") {
+    c.kind = KernelKind::Generic;
+  } else if (kind == "tiled") {
+    c.kind = KernelKind::Tiled;
+    fields = {{"bm", &c.bm}, {"bn", &c.bn}, {"bk", &c.bk},      {"tm", &c.tm},
+              {"tn", &c.tn}, {"wc", &c.wc}, {"vec", &c.vec},    {"sk", &c.split_k},
+              {"sw", &c.swizzle}};
+  } else {
+    if (error) *error = "unknown kernel kind '" + kind + "'";
+    return std::nullopt;
+  }
+  fields["ta"] = &ta_i;
+  fields["tb"] = &tb_i;
+  std::map<std::string, bool> seen;
+  std::string tok;
+  while (in >> tok) {
+    const auto eq = tok.find('=');
+    if (eq == std::string::npos) {
+      if (error) *error = "malformed field '" + tok + "'";
+      return std::nullopt;
+    }
+    const std::string key = tok.substr(0, eq), val = tok.substr(eq + 1);
+    auto it = fields.find(key);
+    if (it == fields.end() || seen[key]) {
+      if (error) *error = (it == fields.end() ? "unknown field '" : "repeated field '") + key + "'";
+      return std::nullopt;
+    }
+    seen[key] = true;
+    if (val.empty() || val.size() > 6 || val.find_first_not_of("0123456789") != std::string::npos) {
+      if (error) *error = "field '" + key + "' is not a small non-negative integer";
+      return std::nullopt;
+    }
+    *it->second = std::stoi(val);
+  }
+  if (seen.size() != fields.size()) {
+    if (error) *error = "missing fields in config '" + text + "'";
+    return std::nullopt;
+  }
+  if ((ta_i != 0 && ta_i != 1) || (tb_i != 0 && tb_i != 1)) {
+    if (error) *error = "ta and tb must be 0 or 1";
+    return std::nullopt;
+  }
+  ta = ta_i == 1;
+  tb = tb_i == 1;
+  c.trans_a = ta;
+  c.trans_b = tb;
+  std::string why;
+  if (!c.is_valid(&why)) {
+    if (error) *error = why;
+    return std::nullopt;
+  }
+  return c;
+}
+
+bool KernelConfig::is_valid(std::string* why) const {
+  if (kind == KernelKind::Generic) return true;
+  if (!one_of(bm, {16, 32, 64, 128, 256})) return fail(why, "bm must be 16..256, a power of two");
+  if (!one_of(bn, {16, 32, 64, 128, 256})) return fail(why, "bn must be 16..256, a power of two");
+  if (!one_of(bk, {4, 8, 16, 32})) return fail(why, "bk must be 4, 8, 16 or 32");
+  if (!one_of(tm, {1, 2, 4, 8, 16}) || tm > bm) return fail(why, "tm must be 1..16, a power of two, <= bm");
+  if (!one_of(tn, {1, 2, 4, 8, 16}) || tn > bn) return fail(why, "tn must be 1..16, a power of two, <= bn");
+  if (tm * tn > 256) return fail(why, "tm*tn must be <= 256 (register budget)");
+  const int t = threads();
+  if (t < 32 || t > 1024) return fail(why, "threads per block (bm/tm)*(bn/tn) must be 32..1024");
+  if (!one_of(wc, {1, 2, 4, 8, 16, 32})) return fail(why, "wc must be a power of two <= 32");
+  if ((bn / tn) % wc != 0 || (bm / tm) % (32 / wc) != 0)
+    return fail(why, "the warp shape (32/wc x wc) must tile the thread grid");
+  if (!one_of(vec, {1, 4})) return fail(why, "vec must be 1 or 4");
+  if (split_k < 1 || split_k > 64) return fail(why, "sk must be 1..64");
+  if (!one_of(swizzle, {1, 2, 4, 8, 16})) return fail(why, "sw must be 1, 2, 4, 8 or 16");
+  return true;
+}
+
+int KernelConfig::threads() const {
+  if (kind == KernelKind::Generic) return 256;
+  if (tm <= 0 || tn <= 0) return 0;
+  return (bm / tm) * (bn / tn);
+}
+
+size_t KernelConfig::smem_bytes() const {
+  if (kind == KernelKind::Generic) return 0;
+  const int pad = 4;  // AG_PAD in sgemm_tiled.cu
+  return size_t(2) * bk * ((bm + pad) + (bn + pad)) * sizeof(float);
+}
+
+bool KernelConfig::can_implement(const Problem& p) const {
+  if (trans_a != p.trans_a || trans_b != p.trans_b) return false;
+  if (kind == KernelKind::Generic) return true;
+  return vec == 1 || p.aligned;
+}
+
+size_t KernelConfig::workspace_floats(const Problem& p) const {
+  if (kind == KernelKind::Generic || split_k <= 1) return 0;
+  return size_t(split_k) * size_t(p.m) * size_t(p.n);
+}
+
+std::vector<std::string> KernelConfig::defines() const {
+  std::vector<std::string> d = {"-DAG_TRANS_A=" + std::to_string(int(trans_a)),
+                                "-DAG_TRANS_B=" + std::to_string(int(trans_b))};
+  if (kind == KernelKind::Tiled) {
+    const std::pair<const char*, int> v[] = {{"AG_BM", bm},   {"AG_BN", bn},       {"AG_BK", bk},
+                                             {"AG_TM", tm},   {"AG_TN", tn},       {"AG_WC", wc},
+                                             {"AG_VEC", vec}, {"AG_SPLIT_K", split_k},
+                                             {"AG_SWIZZLE", swizzle}};
+    for (const auto& [name, value] : v) d.push_back(std::string("-D") + name + "=" + std::to_string(value));
+  }
+  return d;
+}
+
+KernelConfig default_config(const Problem& p) {
+  KernelConfig c;
+  c.kind = KernelKind::Tiled;
+  c.trans_a = p.trans_a;
+  c.trans_b = p.trans_b;
+  c.vec = p.aligned ? 4 : 1;
+  c.bk = 8;
+  c.wc = 8;
+  c.split_k = 1;
+  if (p.m * p.n >= 1024 * 1024) {
+    c.bm = 128, c.bn = 128, c.tm = 8, c.tn = 8, c.swizzle = 8;
+  } else {
+    c.bm = 64, c.bn = 64, c.tm = 4, c.tn = 4, c.swizzle = 4;
+  }
+  return c;
+}
+
+}  // namespace autogemm

@@ -1,0 +1,113 @@
+/* autogemm.h — the public C API of libautogemm.
+ *
+ * autogemm_sgemm computes C = alpha * op(A) * op(B) + beta * C in FP32 on
+ * device pointers (from cudaMalloc / cuMemAlloc), asynchronously on the
+ * caller's stream, with the kernel configuration tuned for this GPU and shape
+ * (see gemm_tune). Arguments follow cblas_sgemm; the stream comes last.
+ *
+ * Threading: every function is thread-safe. autogemm_sgemm never
+ * synchronizes the caller's stream. The CUDA context current on the calling
+ * thread is the one used (the runtime API's primary context once the caller
+ * has touched the device, e.g. with cudaMalloc or cudaSetDevice).
+ *
+ * Errors are returned as autogemm_status; no C++ exception crosses this API.
+ */
+#ifndef AUTOGEMM_AUTOGEMM_H
+#define AUTOGEMM_AUTOGEMM_H
+
+#if defined(__GNUC__)
+#define AUTOGEMM_API __attribute__((visibility("default")))
+#else
+#define AUTOGEMM_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Same values as CBLAS_LAYOUT / CBLAS_TRANSPOSE. */
+typedef enum { AUTOGEMM_ROW_MAJOR = 101, AUTOGEMM_COL_MAJOR = 102 } autogemm_layout;
+typedef enum {
+  AUTOGEMM_NO_TRANS = 111,
+  AUTOGEMM_TRANS = 112,
+  AUTOGEMM_CONJ_TRANS = 113 /* same as AUTOGEMM_TRANS for real data */
+} autogemm_transpose;
+
+typedef enum {
+  AUTOGEMM_SUCCESS = 0,
+  /* Invalid arguments, reported in reference-BLAS order; nothing is written. */
+  AUTOGEMM_INVALID_LAYOUT = 1,
+  AUTOGEMM_INVALID_TRANS_A = 2,
+  AUTOGEMM_INVALID_TRANS_B = 3,
+  AUTOGEMM_INVALID_M = 4,
+  AUTOGEMM_INVALID_N = 5,
+  AUTOGEMM_INVALID_K = 6,
+  AUTOGEMM_INVALID_LDA = 7,
+  AUTOGEMM_INVALID_LDB = 8,
+  AUTOGEMM_INVALID_LDC = 9,
+  AUTOGEMM_NULL_A = 10,
+  AUTOGEMM_NULL_B = 11,
+  AUTOGEMM_NULL_C = 12,
+  /* Run-time failures. */
+  AUTOGEMM_NO_DEVICE = 20,      /* no CUDA driver or no GPU */
+  AUTOGEMM_NO_CONTEXT = 21,     /* no CUDA context is current on this thread */
+  AUTOGEMM_CUDA_ERROR = 22,     /* a CUDA driver call failed */
+  AUTOGEMM_COMPILE_ERROR = 23,  /* NVRTC failed to build a kernel */
+  AUTOGEMM_OUT_OF_MEMORY = 24,
+  AUTOGEMM_CACHE_ERROR = 25,    /* only from autogemm_init with an unusable file */
+  AUTOGEMM_INTERNAL_ERROR = 26
+} autogemm_status;
+
+/* Opaque CUDA stream (cudaStream_t and CUstream are both this type). */
+struct CUstream_st;
+
+/* A short English sentence for a status code (static storage). */
+AUTOGEMM_API const char* autogemm_status_string(autogemm_status status);
+
+/* Chooses the tuning cache file for this process before the first
+ * autogemm_sgemm. NULL selects the default: $AUTOGEMM_CACHE, else
+ * $XDG_CACHE_HOME/autogemm/tuning.db, else ~/.cache/autogemm/tuning.db.
+ * Without a call, the default is used. A cache that is missing is fine
+ * (built-in defaults); one that cannot be read returns AUTOGEMM_CACHE_ERROR
+ * and autogemm keeps working on built-in defaults. Calling it again switches
+ * the file and forgets what was loaded from the previous one. */
+AUTOGEMM_API autogemm_status autogemm_init(const char* cache_path);
+
+/* Releases kernels and caches of this process (optional, e.g. before exit). */
+AUTOGEMM_API void autogemm_shutdown(void);
+
+/* C = alpha * op(A) * op(B) + beta * C, as cblas_sgemm, on device memory.
+ * Reference-BLAS contract: alpha == 0 never reads A or B; beta == 0 never
+ * reads C; quick return (nothing touched) when M == 0 or N == 0, or when
+ * (alpha == 0 or K == 0) and beta == 1. Asynchronous on `stream` (NULL: the
+ * legacy default stream). */
+AUTOGEMM_API autogemm_status autogemm_sgemm(autogemm_layout layout, autogemm_transpose trans_a,
+                               autogemm_transpose trans_b, int m, int n, int k, float alpha,
+                               const float* a, int lda, const float* b, int ldb, float beta,
+                               float* c, int ldc, struct CUstream_st* stream);
+
+/* Counters of this process, for tests and diagnostics. */
+typedef struct {
+  unsigned long long calls;          /* autogemm_sgemm calls that launched work */
+  unsigned long long exact_hits;     /* dispatched with the tuned config of that shape */
+  unsigned long long nearest_hits;   /* with the config of the nearest tuned shape */
+  unsigned long long default_hits;   /* with the built-in default */
+  unsigned long long nvrtc_compiles; /* kernels compiled by NVRTC in this process */
+  unsigned long long cubins_loaded;  /* kernels loaded from cubins stored in the cache */
+} autogemm_stats;
+
+AUTOGEMM_API void autogemm_get_stats(autogemm_stats* out);
+
+/* The canonical config string dispatch would use for this call on the current
+ * context (for tools and diagnostics); writes at most `size` bytes including
+ * the terminating zero. Validates the arguments like autogemm_sgemm. */
+AUTOGEMM_API autogemm_status autogemm_describe(autogemm_layout layout, autogemm_transpose trans_a,
+                                  autogemm_transpose trans_b, int m, int n, int k,
+                                  const float* a, int lda, const float* b, int ldb,
+                                  const float* c, int ldc, char* config, unsigned long size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AUTOGEMM_AUTOGEMM_H */

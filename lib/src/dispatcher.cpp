@@ -1,0 +1,227 @@
+#include "autogemm/dispatcher.h"
+
+#include <sys/stat.h>
+
+#include <new>
+#include <unordered_map>
+
+#include "autogemm/cuda_driver.h"
+#include "autogemm/dispatch_policy.h"
+#include "autogemm/log.h"
+#include "autogemm/nvrtc_compiler.h"
+#include "autogemm/tuning_cache.h"
+#include "dispatch_counters.h"
+#include "kernel_cache.h"
+
+namespace autogemm {
+
+namespace {
+
+struct ShapeKeyHash {
+  size_t operator()(const ShapeKey& s) const noexcept {
+    size_t h = std::hash<int64_t>()(s.m);
+    h = h * 1000003u ^ std::hash<int64_t>()(s.n);
+    h = h * 1000003u ^ std::hash<int64_t>()(s.k);
+    return h * 31u + (size_t(s.trans_a) | size_t(s.trans_b) << 1 | size_t(s.aligned) << 2);
+  }
+};
+
+struct Plan {
+  std::shared_ptr<const LoadedKernel> kernel;
+  PlanSource source = PlanSource::Default;
+};
+
+autogemm_status status_of(const std::exception& e) {
+  if (auto* c = dynamic_cast<const CudaError*>(&e)) {
+    if (c->code() == CUDA_ERROR_OUT_OF_MEMORY) return AUTOGEMM_OUT_OF_MEMORY;
+    if (c->code() == CUDA_ERROR_NO_DEVICE) return AUTOGEMM_NO_DEVICE;
+    return AUTOGEMM_CUDA_ERROR;
+  }
+  if (dynamic_cast<const CompileError*>(&e)) return AUTOGEMM_COMPILE_ERROR;
+  if (dynamic_cast<const std::bad_alloc*>(&e)) return AUTOGEMM_OUT_OF_MEMORY;
+  return AUTOGEMM_INTERNAL_ERROR;
+}
+
+}  // namespace
+
+struct ContextState {
+  CUcontext ctx = nullptr;
+  std::vector<TunedEntry> winners;
+  std::unique_ptr<KernelCache> kernels;
+  std::shared_mutex plans_mu;
+  std::unordered_map<ShapeKey, Plan, ShapeKeyHash> plans;
+  std::mutex ws_mu;
+  std::unordered_map<CUstream, DeviceBuffer> workspaces;
+
+  /// The plan for `p`, made on first sight: policy, then kernel load; a
+  /// config that fails to build or load falls back to the default, then to
+  /// the generic kernel.
+  const Plan& plan(const Problem& p) {
+    const ShapeKey key = p.key();
+    {
+      std::shared_lock<std::shared_mutex> lock(plans_mu);
+      if (auto it = plans.find(key); it != plans.end()) return it->second;
+    }
+    PlanChoice choice = choose_config(p, winners);
+    Plan plan;
+    plan.source = choice.source;
+    const KernelConfig candidates[] = {choice.config, default_config(p),
+                                       KernelConfig::generic(p.trans_a, p.trans_b)};
+    for (const KernelConfig& cfg : candidates) {
+      try {
+        plan.kernel = kernels->get(cfg);
+        break;
+      } catch (const CudaError&) {
+        throw;  // the context itself is in trouble: report it
+      } catch (const std::exception& e) {
+        log().warn("kernel '{}' unusable for {} ({}); falling back", cfg.to_string(), p.to_string(), e.what());
+        plan.source = PlanSource::Default;
+      }
+    }
+    if (!plan.kernel) throw std::runtime_error("no kernel could be built for " + p.to_string());
+    log().debug("plan for {}: {} ({})", p.to_string(), plan.kernel->config().to_string(), to_string(plan.source));
+    std::unique_lock<std::shared_mutex> lock(plans_mu);
+    return plans.emplace(key, std::move(plan)).first->second;
+  }
+
+  CUdeviceptr workspace(CUstream stream, size_t floats) {
+    std::lock_guard<std::mutex> lock(ws_mu);
+    DeviceBuffer& buf = workspaces[stream];
+    // Growth frees the old buffer; cuMemFree waits for work that may use it.
+    if (buf.bytes() < floats * sizeof(float)) buf = DeviceBuffer(floats * sizeof(float));
+    return buf.get();
+  }
+};
+
+Dispatcher& Dispatcher::instance() {
+  // Never destroyed: kernels and modules must not be unloaded during static
+  // destruction, when the driver may already be gone.
+  static Dispatcher* d = new Dispatcher();
+  return *d;
+}
+
+Dispatcher::Dispatcher() : counters_(std::make_unique<DispatchCounters>()) {}
+Dispatcher::~Dispatcher() = default;
+
+void Dispatcher::open_store_locked() {
+  store_opened_ = true;
+  store_.reset();
+  const std::string path = path_chosen_ ? path_ : TuningCache::default_path();
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    log().info("no tuning cache at {}: built-in defaults until gemm_tune fills it", path);
+    return;
+  }
+  store_ = TuningCache::open(path, TuningCache::Mode::ReadOnly);
+}
+
+autogemm_status Dispatcher::init(const char* path) {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  contexts_.clear();
+  path_chosen_ = path != nullptr;
+  path_ = path ? path : "";
+  try {
+    open_store_locked();
+  } catch (const std::exception& e) {
+    log().warn("tuning cache unusable, running on built-in defaults: {}", e.what());
+    store_.reset();
+    return AUTOGEMM_CACHE_ERROR;
+  }
+  return AUTOGEMM_SUCCESS;
+}
+
+void Dispatcher::shutdown() {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  contexts_.clear();
+  store_.reset();
+  store_opened_ = false;
+}
+
+ContextState& Dispatcher::context_state(CUcontext ctx) {
+  {
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    for (auto& c : contexts_)
+      if (c->ctx == ctx) return *c;
+  }
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  for (auto& c : contexts_)
+    if (c->ctx == ctx) return *c;
+  if (!store_opened_) {
+    try {
+      open_store_locked();
+    } catch (const std::exception& e) {
+      log().warn("tuning cache unusable, running on built-in defaults: {}", e.what());
+      store_.reset();
+    }
+  }
+  auto state = std::make_unique<ContextState>();
+  state->ctx = ctx;
+  DeviceInfo dev = DeviceInfo::current();
+  if (store_) {
+    try {
+      state->winners = usable_winners(store_->load_winners(dev.key()));
+      log().info("{} tuned shapes for {} ({}) in {}", state->winners.size(), dev.name, dev.arch(),
+                 store_->path());
+    } catch (const std::exception& e) {
+      log().warn("could not read tuned shapes, using built-in defaults: {}", e.what());
+    }
+  }
+  state->kernels = std::make_unique<KernelCache>(std::move(dev), store_.get(), counters_.get());
+  contexts_.push_back(std::move(state));
+  return *contexts_.back();
+}
+
+autogemm_status Dispatcher::sgemm(const GemmArgs& args, CUstream stream) noexcept {
+  autogemm_status st = validate(args);
+  if (st != AUTOGEMM_SUCCESS) return st;
+  if (is_quick_return(args)) return AUTOGEMM_SUCCESS;
+  st = check_pointers(args);
+  if (st != AUTOGEMM_SUCCESS) return st;
+  try {
+    const DriverApi* d = driver_api();
+    if (!d) return AUTOGEMM_NO_DEVICE;
+    CUcontext ctx = nullptr;
+    if (d->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || ctx == nullptr) return AUTOGEMM_NO_CONTEXT;
+    const CanonicalCall call = normalize(args);
+    ContextState& state = context_state(ctx);
+    const Plan& plan = state.plan(call.problem);
+    const size_t ws = plan.kernel->config().workspace_floats(call.problem);
+    const CUdeviceptr workspace = ws ? state.workspace(stream, ws) : 0;
+    plan.kernel->launch(call, stream, workspace);
+    counters_->calls.fetch_add(1, std::memory_order_relaxed);
+    auto& hit = plan.source == PlanSource::Exact     ? counters_->exact
+                : plan.source == PlanSource::Nearest ? counters_->nearest
+                                                     : counters_->fallback;
+    hit.fetch_add(1, std::memory_order_relaxed);
+    return AUTOGEMM_SUCCESS;
+  } catch (const std::exception& e) {
+    log().error("autogemm_sgemm failed: {}", e.what());
+    return status_of(e);
+  } catch (...) {
+    return AUTOGEMM_INTERNAL_ERROR;
+  }
+}
+
+autogemm_status Dispatcher::describe(const GemmArgs& args, std::string* config) noexcept {
+  GemmArgs g = args;
+  autogemm_status st = validate(g);
+  if (st != AUTOGEMM_SUCCESS) return st;
+  try {
+    const DriverApi* d = driver_api();
+    if (!d) return AUTOGEMM_NO_DEVICE;
+    CUcontext ctx = nullptr;
+    if (d->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || ctx == nullptr) return AUTOGEMM_NO_CONTEXT;
+    const CanonicalCall call = normalize(g);
+    const Plan& plan = context_state(ctx).plan(call.problem);
+    *config = plan.kernel->config().to_string() + " (" + to_string(plan.source) + ")";
+    return AUTOGEMM_SUCCESS;
+  } catch (const std::exception& e) {
+    return status_of(e);
+  } catch (...) {
+    return AUTOGEMM_INTERNAL_ERROR;
+  }
+}
+
+void Dispatcher::stats(autogemm_stats* out) const { counters_->snapshot(out); }
+
+}  // namespace autogemm

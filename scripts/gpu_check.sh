@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# gpu_check.sh — the one GPU run: GPU tests, a tuning smoke run, the example
+# dispatching from the tuned cache, the benchmark; logs and JSON to $OUT and
+# a short summary table last. Run from the repo root on a GPU machine with a
+# build folder made on the development machine (see README, "GPU machine").
+#
+#   OUT=/tmp/out scripts/gpu_check.sh [build-dir]        (full check)
+#   TUNE_SHAPES="4096x4096x4096" TUNE_ARGS="--strategy exhaustive" ...
+set -u -o pipefail
+B=${1:-build}
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+DB="$OUT/tuning.db"
+summary=()
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
+
+if [ "${SKIP_TESTS:-0}" != 1 ]; then
+  : > "$OUT/gpu_tests.log"
+  for t in "$B"/tests/test_gpu_*; do
+    name=$(basename "$t")
+    "$t" --gtest_brief=1 2>&1 | tee -a "$OUT/gpu_tests.log"
+    rc=${PIPESTATUS[0]}
+    summary+=("$(printf '%-28s %s' "$name" "$([ "$rc" = 0 ] && echo PASS || echo "FAIL (rc=$rc)")")")
+  done
+fi
+
+shapes=${TUNE_SHAPES:-"512x512x512 4096x4096x4096"}
+args=()
+for s in $shapes; do args+=(--shape "$s"); done
+# shellcheck disable=SC2086
+"$B"/tools/gemm_tune --device 0 --db "$DB" "${args[@]}" ${TUNE_ARGS:-} --json "$OUT/tune.json" 2>&1 | tee "$OUT/tune.log" | tail -n 40
+summary+=("$(printf '%-28s rc=%s' gemm_tune "${PIPESTATUS[0]}")")
+
+first=$(echo "$shapes" | awk '{print $1}' | sed 's/:.*//; s/x/ /g')
+AUTOGEMM_LOG_LEVEL=info AUTOGEMM_CACHE="$DB" "$B"/tools/sgemm_example $first 2>&1 | tee "$OUT/example.log"
+summary+=("$(printf '%-28s %s' sgemm_example "$(grep -o 'nvrtc_compiles=[0-9]*.*' "$OUT/example.log")")")
+
+if [ -x "$B/tools/gemm_bench" ] && [ "${SKIP_BENCH:-0}" != 1 ]; then
+  # shellcheck disable=SC2086
+  AUTOGEMM_CACHE="$DB" "$B"/tools/gemm_bench "${args[@]}" ${BENCH_ARGS:-} --json "$OUT/bench.json" 2>&1 | tee "$OUT/bench.log" | tail -n 45
+fi
+
+echo
+echo "== summary =="
+printf '%s\n' "${summary[@]}"
+grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$OUT/gpu_tests.log" 2>/dev/null | sort | uniq -c

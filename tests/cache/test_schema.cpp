@@ -1,0 +1,171 @@
+// Schema identity, migrations and the plain-words views.
+#include "cache_test_util.h"
+
+namespace autogemm::test {
+namespace {
+
+// Schema version 1 exactly as released: the tests keep their own copy so a
+// change to the migration code cannot silently change what "version 1" means.
+const char* const kVersion1 = R"sql(
+PRAGMA application_id = 1095189837;
+PRAGMA user_version = 1;
+CREATE TABLE devices (
+  id INTEGER PRIMARY KEY, name TEXT NOT NULL, cc_major INTEGER NOT NULL,
+  cc_minor INTEGER NOT NULL, sm_count INTEGER NOT NULL, driver_version INTEGER NOT NULL,
+  nvrtc_version INTEGER NOT NULL, first_seen INTEGER NOT NULL,
+  UNIQUE (name, cc_major, cc_minor, sm_count, driver_version, nvrtc_version));
+CREATE TABLE trials (
+  device_id INTEGER NOT NULL REFERENCES devices(id),
+  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
+  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
+  template_hash TEXT NOT NULL, config TEXT NOT NULL, status TEXT NOT NULL,
+  median_ms REAL NOT NULL, spread_ms REAL NOT NULL, gflops REAL NOT NULL,
+  detail TEXT NOT NULL DEFAULT '', recorded_at INTEGER NOT NULL,
+  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned, template_hash, config));
+CREATE TABLE winners (
+  device_id INTEGER NOT NULL REFERENCES devices(id),
+  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
+  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
+  config TEXT NOT NULL, template_hash TEXT NOT NULL, median_ms REAL NOT NULL,
+  spread_ms REAL NOT NULL, gflops REAL NOT NULL, tuned_at INTEGER NOT NULL,
+  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned));
+CREATE TABLE cubins (
+  template_hash TEXT NOT NULL, config TEXT NOT NULL, arch TEXT NOT NULL,
+  nvrtc_version INTEGER NOT NULL, cubin BLOB NOT NULL, created_at INTEGER NOT NULL,
+  PRIMARY KEY (template_hash, config, arch, nvrtc_version));
+INSERT INTO devices VALUES (1, 'NVIDIA H200', 9, 0, 132, 13000, 13000, 1700000000);
+INSERT INTO trials VALUES (1, 256, 128, 64, 0, 1, 1, 'hash1', 'cfgA', 'ok', 0.5, 0.01, 8.4, '',
+                           1700000001);
+INSERT INTO trials VALUES (1, 256, 128, 64, 0, 1, 1, 'hash1', 'cfgB', 'crashed', 0, 0, 0,
+                           'signal 11', 1700000002);
+INSERT INTO winners VALUES (1, 256, 128, 64, 0, 1, 1, 'cfgA', 'hash1', 0.5, 0.01, 8.4,
+                            1700000003);
+INSERT INTO cubins VALUES ('hash1', 'cfgA', 'sm_90', 13000, x'7f454c46', 1700000004);
+)sql";
+
+int64_t pragma(const std::string& path, const char* name) {
+  return std::stoll(raw_query(path, std::string("PRAGMA ") + name)[0]);
+}
+
+TEST(Schema, NewFileGetsIdentityVersionAndWal) {
+  TempDir dir;
+  const std::string path = dir.file("new.db");
+  open_rw(path);
+  EXPECT_EQ(pragma(path, "application_id"), 0x4147454D);
+  EXPECT_EQ(pragma(path, "user_version"), TuningCache::schema_version());
+  EXPECT_EQ(TuningCache::schema_version(), 2);
+  EXPECT_EQ(raw_query(path, "PRAGMA journal_mode")[0], "wal");
+  auto tables = raw_query(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1");
+  EXPECT_EQ(tables, (std::vector<std::string>{"cubins", "devices", "trials", "tuning_runs",
+                                               "winners"}));
+  auto views = raw_query(path, "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY 1");
+  EXPECT_EQ(views,
+            (std::vector<std::string>{"best_configs", "trial_summary", "tuning_history"}));
+  // Reopening a current file changes nothing and works read-only too.
+  open_rw(path);
+  EXPECT_NO_THROW(TuningCache::open(path, TuningCache::Mode::ReadOnly));
+}
+
+TEST(Schema, ZeroByteFileIsANewCache) {
+  TempDir dir;
+  const std::string path = dir.file("zero.db");
+  write_bytes(path, {});
+  auto cache = open_rw(path);
+  EXPECT_EQ(pragma(path, "user_version"), TuningCache::schema_version());
+}
+
+TEST(Schema, MigratesVersion1AndKeepsData) {
+  TempDir dir;
+  const std::string path = dir.file("v1.db");
+  raw_sql(path, kVersion1);
+  ASSERT_EQ(pragma(path, "user_version"), 1);
+  // Read-only cannot migrate: refused, untouched.
+  const auto before = read_bytes(path);
+  EXPECT_THROW(TuningCache::open(path, TuningCache::Mode::ReadOnly), CacheError);
+  EXPECT_EQ(read_bytes(path), before);
+
+  auto cache = open_rw(path);
+  EXPECT_EQ(pragma(path, "user_version"), 2);
+  EXPECT_EQ(pragma(path, "application_id"), 0x4147454D);
+  const DeviceKey dev = h200();
+  const ShapeKey s = shape(256, 128, 64, false, true, true);
+  auto w = cache->find_winner(dev, s, "hash1");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->config, "cfgA");
+  EXPECT_EQ(w->tuned_at, 1700000003);
+  EXPECT_EQ(cache->load_trials(dev, s).size(), 2u);
+  EXPECT_EQ(cache->failed_configs(dev, s, "hash1"), std::vector<std::string>{"cfgB"});
+  EXPECT_EQ(cache->load_cubin({"hash1", "cfgA", "sm_90", 13000}),
+            (std::vector<char>{0x7f, 'E', 'L', 'F'}));
+  // The version 2 parts work on the migrated data.
+  EXPECT_FALSE(cache->record_winner(dev, winner(s, "cfgC", 0.495, 0.01), cost()));
+  EXPECT_EQ(raw_query(path, "SELECT count(*) FROM tuning_runs")[0], "1");
+  EXPECT_EQ(raw_query(path, "SELECT config FROM best_configs")[0], "cfgA");
+}
+
+TEST(Schema, FailedMigrationIsRolledBackWhole) {
+  TempDir dir;
+  const std::string path = dir.file("v1_blocked.db");
+  raw_sql(path, kVersion1);
+  // An object in the way of step 2's last view makes step 2 fail midway.
+  raw_sql(path, "CREATE TABLE tuning_history (x)");
+  EXPECT_THROW(open_rw(path), CacheError);
+  EXPECT_EQ(pragma(path, "user_version"), 1);
+  EXPECT_EQ(raw_query(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
+                            "('tuning_runs', 'best_configs', 'trial_summary')")[0],
+            "0");
+  EXPECT_EQ(raw_query(path, "SELECT count(*) FROM trials")[0], "2");
+}
+
+TEST(Schema, ConnectionSettings) {
+  TempDir dir;
+  const std::string path = dir.file("s.db");
+  auto cache = open_rw(path);
+  EXPECT_EQ(cache->path(), path);
+  // foreign keys are enforced: a trial of an unknown device cannot exist.
+  cache->record_trials(h200(), shape(1, 2, 3), "h", {{"c", TrialStatus::Ok, 1, 0, 1, ""}});
+  EXPECT_EQ(raw_query(path, "SELECT count(*) FROM trials AS t LEFT JOIN devices AS d "
+                            "ON d.id = t.device_id WHERE d.id IS NULL")[0],
+            "0");
+}
+
+TEST(Views, PlainWords) {
+  TempDir dir;
+  const std::string path = dir.file("views.db");
+  {
+    auto cache = open_rw(path);
+    WinnerRecord w = winner(shape(4096, 2048, 1024, false, true, true), "bm128_bn128", 0.123456,
+                            0.001);
+    w.gflops = 69632.04;
+    w.tuned_at = 1700000000;  // 2023-11-14 22:13:20 UTC
+    cache->record_winner(h200(), w, cost());
+    WinnerRecord tn = winner(shape(8, 8, 8, true, false, false), "small", 0.001, 0);
+    tn.tuned_at = 1700000000;
+    cache->record_winner(h200(), tn, cost());
+    cache->record_trials(h200(), w.shape, "hash1",
+                         {{"bm128_bn128", TrialStatus::Ok, 0.12, 0.001, 69632.04, ""},
+                          {"bm64_bn64", TrialStatus::Ok, 0.2, 0.001, 40000, ""},
+                          {"x", TrialStatus::CompileFailed, 0, 0, 0, "error"},
+                          {"y", TrialStatus::Timeout, 0, 0, 0, ""}});
+  }
+  auto rows = raw_query(path,
+                        "SELECT device || '|' || arch || '|' || layout || '|' || m || 'x' || n || "
+                        "'x' || k || '|' || aligned || '|' || config || '|' || gflops || '|' || "
+                        "median_ms || '|' || tuned FROM best_configs");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0], "NVIDIA H200|sm_90|row-major TN|8x8x8|no|small|1.0|0.001|2023-11-14 22:13:20");
+  EXPECT_EQ(rows[1],
+            "NVIDIA H200|sm_90|row-major NT|4096x2048x1024|yes|bm128_bn128|69632.0|0.1235|"
+            "2023-11-14 22:13:20");
+  auto summary = raw_query(path,
+                           "SELECT layout || ' ' || trials || ' ' || ok || ' ' || failed || ' ' || "
+                           "compile_failed || ' ' || timeout || ' ' || crashed || ' ' || "
+                           "best_gflops FROM trial_summary");
+  EXPECT_EQ(summary, std::vector<std::string>{"row-major NT 4 2 2 1 1 0 69632.0"});
+  auto history = raw_query(path, "SELECT strategy || ' ' || candidates || ' ' || stored "
+                                 "FROM tuning_history");
+  EXPECT_EQ(history, (std::vector<std::string>{"exhaustive 12 yes", "exhaustive 12 yes"}));
+}
+
+}  // namespace
+}  // namespace autogemm::test

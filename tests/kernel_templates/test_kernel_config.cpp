@@ -1,0 +1,286 @@
+// KernelConfig: canonical text round trip, parse() rejections, static
+// checks, can_implement(), workspace and shared-memory sizes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "autogemm/kernel_config.h"
+#include "autogemm/problem.h"
+
+namespace {
+
+using autogemm::KernelConfig;
+using autogemm::KernelKind;
+using autogemm::Problem;
+
+const int kTiles[] = {16, 32, 64, 128, 256};
+const int kDepths[] = {4, 8, 16, 32};
+const int kThreadTiles[] = {1, 2, 4, 8, 16};
+const int kWarpCols[] = {1, 2, 4, 8, 16, 32};
+const int kSwizzles[] = {1, 2, 4, 8, 16};
+const int kSplits[] = {1, 2, 3, 4, 7, 16, 64};
+
+/// Every valid tiled config over bm, bn, bk, tm, tn, wc; the remaining
+/// fields cycle deterministically so that all their values appear.
+std::vector<KernelConfig> valid_tiled_configs() {
+  std::vector<KernelConfig> out;
+  unsigned i = 0;
+  for (int bm : kTiles)
+    for (int bn : kTiles)
+      for (int bk : kDepths)
+        for (int tm : kThreadTiles)
+          for (int tn : kThreadTiles)
+            for (int wc : kWarpCols) {
+              KernelConfig c;
+              c.kind = KernelKind::Tiled;
+              c.bm = bm, c.bn = bn, c.bk = bk, c.tm = tm, c.tn = tn, c.wc = wc;
+              c.vec = (i & 1) ? 4 : 1;
+              c.split_k = kSplits[(i / 2) % 7];
+              c.swizzle = kSwizzles[(i / 3) % 5];
+              c.trans_a = (i / 5) & 1;
+              c.trans_b = (i / 7) & 1;
+              ++i;
+              if (c.is_valid()) out.push_back(c);
+            }
+  return out;
+}
+
+std::string text(int bm, int bn, int bk, int tm, int tn, int wc = 8, int vec = 4, int sk = 1,
+                 int sw = 8, int ta = 0, int tb = 0) {
+  return "tiled bm=" + std::to_string(bm) + " bn=" + std::to_string(bn) + " bk=" + std::to_string(bk) +
+         " tm=" + std::to_string(tm) + " tn=" + std::to_string(tn) + " wc=" + std::to_string(wc) +
+         " vec=" + std::to_string(vec) + " sk=" + std::to_string(sk) + " sw=" + std::to_string(sw) +
+         " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb);
+}
+
+Problem problem(int64_t m, int64_t n, int64_t k, bool ta, bool tb, bool aligned) {
+  Problem p;
+  p.m = m, p.n = n, p.k = k, p.trans_a = ta, p.trans_b = tb, p.aligned = aligned;
+  p.lda = ta ? m : k, p.ldb = tb ? k : n, p.ldc = n;
+  return p;
+}
+
+// ---- text form -----------------------------------------------------------------
+
+TEST(KernelConfigText, DocumentedCanonicalForm) {
+  const auto c = KernelConfig::parse(text(128, 128, 8, 8, 8));
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->to_string(), "tiled bm=128 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0");
+  EXPECT_EQ(KernelConfig::generic(true, false).to_string(), "generic ta=1 tb=0");
+}
+
+TEST(KernelConfigText, RoundTripOfEveryValidTiledShape) {
+  const auto configs = valid_tiled_configs();
+  ASSERT_GT(configs.size(), 1000u);
+  for (const KernelConfig& c : configs) {
+    const std::string s = c.to_string();
+    std::string err;
+    const auto back = KernelConfig::parse(s, &err);
+    ASSERT_TRUE(back.has_value()) << s << ": " << err;
+    ASSERT_EQ(back->to_string(), s);
+    ASSERT_TRUE(*back == c) << s;
+    ASSERT_EQ(back->kind, KernelKind::Tiled);
+    ASSERT_EQ(back->bm, c.bm);
+    ASSERT_EQ(back->bn, c.bn);
+    ASSERT_EQ(back->bk, c.bk);
+    ASSERT_EQ(back->tm, c.tm);
+    ASSERT_EQ(back->tn, c.tn);
+    ASSERT_EQ(back->wc, c.wc);
+    ASSERT_EQ(back->vec, c.vec);
+    ASSERT_EQ(back->split_k, c.split_k);
+    ASSERT_EQ(back->swizzle, c.swizzle);
+    ASSERT_EQ(back->trans_a, c.trans_a);
+    ASSERT_EQ(back->trans_b, c.trans_b);
+  }
+}
+
+TEST(KernelConfigText, RoundTripOfGeneric) {
+  for (int t = 0; t < 4; ++t) {
+    const KernelConfig g = KernelConfig::generic(t & 1, t & 2);
+    const auto back = KernelConfig::parse(g.to_string());
+    ASSERT_TRUE(back.has_value()) << g.to_string();
+    EXPECT_EQ(back->kind, KernelKind::Generic);
+    EXPECT_EQ(back->trans_a, g.trans_a);
+    EXPECT_EQ(back->trans_b, g.trans_b);
+    EXPECT_EQ(back->to_string(), g.to_string());
+  }
+}
+
+TEST(KernelConfigText, FieldOrderDoesNotMatter) {
+  const auto c = KernelConfig::parse("tiled tb=1 ta=0 sw=2 sk=4 vec=1 wc=4 tn=4 tm=2 bk=16 bn=64 bm=32");
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->to_string(), text(32, 64, 16, 2, 4, 4, 1, 4, 2, 0, 1));
+}
+
+TEST(KernelConfigText, RejectsMalformedText) {
+  const std::string good = text(128, 128, 8, 8, 8);
+  ASSERT_TRUE(KernelConfig::parse(good).has_value());
+  const std::vector<std::string> bad = {
+      "",
+      "   ",
+      "tiles bm=128",                              // unknown kind
+      "TILED" + good.substr(5),                    // kind is case-sensitive
+      "cublas ta=0 tb=0",                          // unknown kind
+      good + " xx=1",                              // unknown field
+      good + " bm=128",                            // repeated field
+      good + " ta=0",                              // repeated field
+      "generic ta=0 tb=0 ta=1",                    // repeated field
+      "generic ta=0 tb=0 bm=128",                  // tiled field on generic
+      "generic ta=0",                              // missing field
+      "generic",                                   // missing fields
+      "tiled bm=128 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0",  // missing tb
+      "tiled bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",    // missing bm
+      "tiled",                                     // missing everything
+      "tiled bm=12a bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",  // non-numeric
+      "tiled bm=0x80 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",
+      "tiled bm=128.0 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",
+      "tiled bm= bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",     // empty value
+      "tiled bm bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",      // no '='
+      "tiled =128 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",    // no key
+      "tiled bm=+128 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",
+      "tiled bm=-128 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",  // negative
+      text(128, 128, 8, 8, 8, 8, 4, 1, 8, -1, 0),                            // negative ta
+      "tiled bm=4294967424 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",  // wraps to 128
+      "tiled bm=99999999999999999999 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",
+      "tiled bm=2147483648 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",
+      "generic ta=4294967297 tb=0",                                          // wraps to 1
+      "generic ta=0 tb=0; rm -rf /",
+  };
+  for (const std::string& s : bad) {
+    std::string err;
+    EXPECT_FALSE(KernelConfig::parse(s, &err).has_value()) << "'" << s << "'";
+    EXPECT_FALSE(err.empty()) << "no message for '" << s << "'";
+    EXPECT_FALSE(KernelConfig::parse(s).has_value()) << "'" << s << "' (no error sink)";
+  }
+}
+
+TEST(KernelConfigText, RejectsOutOfRangeValues) {
+  const std::vector<std::string> bad = {
+      text(48, 128, 8, 8, 8),         // bm not a power of two
+      text(8, 128, 8, 1, 8),          // bm too small
+      text(512, 128, 8, 16, 8),       // bm too large
+      text(128, 96, 8, 8, 8),         // bn
+      text(128, 128, 3, 8, 8),        // bk
+      text(128, 128, 64, 8, 8),       // bk too deep
+      text(128, 128, 0, 8, 8),
+      text(128, 128, 8, 3, 8),        // tm
+      text(128, 128, 8, 32, 4),       // tm too large
+      text(128, 128, 8, 8, 0),        // tn
+      text(128, 128, 8, 8, 8, 8, 2),  // vec=2
+      text(128, 128, 8, 8, 8, 8, 0),  // vec=0
+      text(128, 128, 8, 8, 8, 8, 4, 0),   // sk=0
+      text(128, 128, 8, 8, 8, 8, 4, 65),  // sk=65
+      text(128, 128, 8, 8, 8, 8, 4, 1, 3),  // sw=3
+      text(128, 128, 8, 8, 8, 8, 4, 1, 0),
+      text(128, 128, 8, 8, 8, 8, 4, 1, 32),
+      text(128, 128, 8, 8, 8, 3),     // wc=3
+      text(128, 128, 8, 8, 8, 64),    // wc=64
+      text(128, 128, 8, 8, 8, 0),
+      text(128, 128, 8, 8, 8, 8, 4, 1, 8, 2, 0),  // ta=2
+      text(128, 128, 8, 8, 8, 8, 4, 1, 8, 0, 2),  // tb=2
+      "generic ta=2 tb=0",
+      text(256, 256, 8, 2, 4),        // threads 128*64 > 1024
+      text(256, 128, 8, 4, 4),        // threads 64*32 = 2048 > 1024
+      text(16, 16, 8, 4, 4),          // threads 16 < 32
+      text(256, 256, 8, 16, 32),      // tn > 16
+      text(16, 16, 8, 1, 1, 32),      // warp 1 x 32, thread grid only 16 wide
+      text(128, 64, 8, 2, 8, 16),     // warp 2 x 16, thread grid only 8 wide
+  };
+  for (const std::string& s : bad) {
+    std::string err;
+    EXPECT_FALSE(KernelConfig::parse(s, &err).has_value()) << s;
+    EXPECT_FALSE(err.empty()) << s;
+  }
+}
+
+TEST(KernelConfigValid, ThreadAndWarpLimits) {
+  KernelConfig c = *KernelConfig::parse(text(128, 128, 8, 8, 8));
+  EXPECT_EQ(c.threads(), 256);
+  c.tm = 4, c.tn = 4;  // 32 x 32 threads
+  EXPECT_EQ(c.threads(), 1024);
+  EXPECT_TRUE(c.is_valid());
+  c.tm = 2;  // 64 x 32 = 2048
+  std::string why;
+  EXPECT_FALSE(c.is_valid(&why));
+  EXPECT_FALSE(why.empty());
+  // Warp 4 x 8 over a 16 x 16 thread grid tiles; 1 x 32 does not.
+  c = *KernelConfig::parse(text(64, 64, 8, 4, 4, 8));
+  EXPECT_TRUE(c.is_valid());
+  c.wc = 32;
+  EXPECT_FALSE(c.is_valid());
+  c.wc = 16;
+  EXPECT_TRUE(c.is_valid());
+  EXPECT_EQ(KernelConfig::generic(false, false).threads(), 256);
+  EXPECT_TRUE(KernelConfig::generic(true, true).is_valid());
+}
+
+// ---- can_implement / workspace / shared memory -------------------------------------
+
+TEST(KernelConfigImplement, TransposesMustMatch) {
+  for (int ct = 0; ct < 4; ++ct)
+    for (int pt = 0; pt < 4; ++pt) {
+      KernelConfig c = *KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 1, 1, 4, ct & 1, (ct >> 1) & 1));
+      const Problem p = problem(100, 100, 100, pt & 1, (pt >> 1) & 1, true);
+      EXPECT_EQ(c.can_implement(p), ct == pt) << ct << " " << pt;
+      EXPECT_EQ(KernelConfig::generic(ct & 1, (ct >> 1) & 1).can_implement(p), ct == pt);
+    }
+}
+
+TEST(KernelConfigImplement, VectorAccessNeedsTheAlignedClass) {
+  const KernelConfig v4 = *KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4));
+  const KernelConfig v1 = *KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 1));
+  EXPECT_TRUE(v4.can_implement(problem(64, 64, 64, false, false, true)));
+  EXPECT_FALSE(v4.can_implement(problem(64, 64, 64, false, false, false)));
+  EXPECT_TRUE(v1.can_implement(problem(64, 64, 64, false, false, true)));
+  EXPECT_TRUE(v1.can_implement(problem(63, 65, 67, false, false, false)));
+}
+
+TEST(KernelConfigImplement, GenericImplementsEveryShape) {
+  for (int64_t m : {1, 7, 16, 1000, 100000})
+    for (int64_t n : {1, 3, 64, 4097})
+      for (int64_t k : {1, 5, 4096})
+        for (int t = 0; t < 4; ++t)
+          for (bool aligned : {false, true}) {
+            const Problem p = problem(m, n, k, t & 1, t & 2, aligned);
+            EXPECT_TRUE(KernelConfig::generic(t & 1, t & 2).can_implement(p)) << p.to_string();
+          }
+}
+
+TEST(KernelConfigSizes, WorkspaceForSplitK) {
+  const Problem p = problem(300, 500, 7000, false, false, true);
+  EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 1))->workspace_floats(p), 0u);
+  EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 2))->workspace_floats(p), 2u * 300 * 500);
+  EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 64))->workspace_floats(p), 64u * 300 * 500);
+  EXPECT_EQ(KernelConfig::generic(false, false).workspace_floats(p), 0u);
+  // No 32-bit overflow for big outputs.
+  const Problem big = problem(100000, 100000, 64, false, false, true);
+  EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 64))->workspace_floats(big),
+            size_t(64) * 100000 * 100000);
+}
+
+TEST(KernelConfigSizes, SharedMemoryMatchesTheKernelLayout) {
+  // sgemm_tiled.cu: two stages of As[bk][bm + 4] and Bs[bk][bn + 4] floats.
+  for (const KernelConfig& c : valid_tiled_configs()) {
+    const size_t want = size_t(2) * c.bk * ((c.bm + 4) + (c.bn + 4)) * sizeof(float);
+    ASSERT_EQ(c.smem_bytes(), want) << c.to_string();
+  }
+  EXPECT_EQ(KernelConfig::parse(text(128, 128, 8, 8, 8))->smem_bytes(), 2u * 8 * (132 + 132) * 4);
+  EXPECT_EQ(KernelConfig::generic(false, false).smem_bytes(), 0u);
+}
+
+TEST(KernelConfigDefines, EveryParameterBecomesADefine) {
+  const KernelConfig c = *KernelConfig::parse(text(32, 64, 16, 2, 4, 4, 1, 4, 2, 1, 0));
+  const std::vector<std::string> want = {"-DAG_TRANS_A=1", "-DAG_TRANS_B=0", "-DAG_BM=32",
+                                         "-DAG_BN=64",     "-DAG_BK=16",     "-DAG_TM=2",
+                                         "-DAG_TN=4",      "-DAG_WC=4",      "-DAG_VEC=1",
+                                         "-DAG_SPLIT_K=4", "-DAG_SWIZZLE=2"};
+  const auto d = c.defines();
+  for (const auto& w : want) EXPECT_NE(std::find(d.begin(), d.end(), w), d.end()) << w;
+  EXPECT_EQ(d.size(), want.size());
+  const auto g = KernelConfig::generic(false, true).defines();
+  EXPECT_EQ(g, (std::vector<std::string>{"-DAG_TRANS_A=0", "-DAG_TRANS_B=1"}));
+}
+
+}  // namespace

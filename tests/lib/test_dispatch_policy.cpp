@@ -1,0 +1,243 @@
+// Dispatch policy without a GPU: usable_winners(), choose_config(),
+// default_config().
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "autogemm/dispatch_policy.h"
+#include "autogemm/kernel_template.h"
+
+namespace {
+
+using autogemm::KernelConfig;
+using autogemm::KernelKind;
+using autogemm::PlanSource;
+using autogemm::Problem;
+using autogemm::ShapeKey;
+using autogemm::TunedEntry;
+
+KernelConfig tiled(int bm, int bn, int bk, int tm, int tn, int vec, int sk, bool ta, bool tb) {
+  KernelConfig c;
+  c.kind = KernelKind::Tiled;
+  c.bm = bm, c.bn = bn, c.bk = bk, c.tm = tm, c.tn = tn;
+  c.wc = 8, c.vec = vec, c.split_k = sk, c.swizzle = 4;
+  c.trans_a = ta, c.trans_b = tb;
+  std::string why;
+  EXPECT_TRUE(c.is_valid(&why)) << c.to_string() << ": " << why;
+  return c;
+}
+
+Problem problem(int64_t m, int64_t n, int64_t k, bool ta = false, bool tb = false, bool aligned = true) {
+  Problem p;
+  p.m = m, p.n = n, p.k = k;
+  p.trans_a = ta, p.trans_b = tb;
+  p.lda = ta ? m : k;
+  p.ldb = tb ? k : n;
+  p.ldc = n;
+  p.aligned = aligned;
+  return p;
+}
+
+TunedEntry entry(int64_t m, int64_t n, int64_t k, const KernelConfig& c, bool aligned = true) {
+  return TunedEntry{ShapeKey{m, n, k, c.trans_a, c.trans_b, aligned}, c, 100.0};
+}
+
+// ---- choose_config -----------------------------------------------------------
+
+TEST(ChooseConfig, NoWinnersGivesTheDefault) {
+  const Problem p = problem(100, 200, 300);
+  const auto choice = autogemm::choose_config(p, {});
+  EXPECT_EQ(choice.source, PlanSource::Default);
+  EXPECT_EQ(choice.config, autogemm::default_config(p));
+}
+
+TEST(ChooseConfig, ExactHit) {
+  const KernelConfig near = tiled(64, 64, 8, 4, 4, 4, 1, false, false);
+  const KernelConfig exact = tiled(128, 64, 16, 8, 4, 4, 1, false, false);
+  const std::vector<TunedEntry> w = {entry(1000, 1000, 1000, near), entry(1024, 512, 256, exact),
+                                     entry(1024, 512, 257, near)};
+  const auto choice = autogemm::choose_config(problem(1024, 512, 256), w);
+  EXPECT_EQ(choice.source, PlanSource::Exact);
+  EXPECT_EQ(choice.config, exact);
+}
+
+TEST(ChooseConfig, NearestByLogDistanceNotLinearDistance) {
+  const KernelConfig lo = tiled(64, 64, 8, 4, 4, 4, 1, false, false);
+  const KernelConfig hi = tiled(128, 128, 8, 8, 8, 4, 1, false, false);
+  // M = 2000: 1000 is closer linearly (1000 vs 1500), 3500 is closer in log
+  // (ln 1.75 < ln 2).
+  const std::vector<TunedEntry> w = {entry(1000, 512, 512, lo), entry(3500, 512, 512, hi)};
+  const auto choice = autogemm::choose_config(problem(2000, 512, 512), w);
+  EXPECT_EQ(choice.source, PlanSource::Nearest);
+  EXPECT_EQ(choice.config, hi);
+}
+
+TEST(ChooseConfig, NearestSumsTheThreeDimensions) {
+  const KernelConfig a = tiled(64, 64, 8, 4, 4, 4, 1, false, false);
+  const KernelConfig b = tiled(128, 128, 8, 8, 8, 4, 1, false, false);
+  // Problem 1024^3. a: off by x2 in M only (ln 2). b: x1.5 in each of M, N, K
+  // (3 ln 1.5 = 1.22 > 0.69).
+  const std::vector<TunedEntry> w = {entry(1536, 1536, 1536, b), entry(2048, 1024, 1024, a)};
+  const auto choice = autogemm::choose_config(problem(1024, 1024, 1024), w);
+  EXPECT_EQ(choice.source, PlanSource::Nearest);
+  EXPECT_EQ(choice.config, a);
+}
+
+TEST(ChooseConfig, VectorWinnerIsNeverUsedForAnUnalignedProblem) {
+  const KernelConfig v4 = tiled(128, 128, 8, 8, 8, 4, 1, false, false);
+  const KernelConfig v1 = tiled(64, 64, 8, 4, 4, 1, 1, false, false);
+  const Problem p = problem(1000, 1000, 1000, false, false, /*aligned=*/false);
+  // Only vec=4 winners, one at the very same M, N, K: the default (vec=1).
+  auto choice = autogemm::choose_config(p, {entry(1000, 1000, 1000, v4), entry(999, 1000, 1000, v4)});
+  EXPECT_EQ(choice.source, PlanSource::Default);
+  EXPECT_EQ(choice.config.vec, 1);
+  EXPECT_TRUE(choice.config.can_implement(p));
+  // A farther vec=1 winner is preferred over a nearer vec=4 one.
+  choice = autogemm::choose_config(p, {entry(1000, 1000, 1000, v4), entry(8000, 8000, 8000, v1)});
+  EXPECT_EQ(choice.source, PlanSource::Nearest);
+  EXPECT_EQ(choice.config, v1);
+  // Even a (corrupt) row keyed as unaligned but holding a vec=4 config.
+  choice = autogemm::choose_config(p, {entry(1000, 1000, 1000, v4, /*aligned=*/false)});
+  EXPECT_EQ(choice.source, PlanSource::Default);
+  EXPECT_EQ(choice.config.vec, 1);
+}
+
+TEST(ChooseConfig, UnalignedWinnerMayServeAnAlignedProblemOfTheSameShape) {
+  const KernelConfig v1 = tiled(64, 64, 8, 4, 4, 1, 1, false, false);
+  const auto choice =
+      autogemm::choose_config(problem(512, 512, 512), {entry(512, 512, 512, v1, /*aligned=*/false)});
+  EXPECT_EQ(choice.source, PlanSource::Nearest);  // different key: not exact
+  EXPECT_EQ(choice.config, v1);
+}
+
+TEST(ChooseConfig, OtherTransposesAreNeverUsed) {
+  for (int t = 0; t < 4; ++t) {
+    const bool ta = t & 1, tb = t & 2;
+    const Problem p = problem(777, 888, 999, ta, tb);
+    std::vector<TunedEntry> w;
+    for (int u = 0; u < 4; ++u) {
+      if (u == t) continue;
+      w.push_back(entry(777, 888, 999, tiled(64, 64, 8, 4, 4, 4, 1, u & 1, u & 2)));
+      w.push_back(entry(777, 888, 999, KernelConfig::generic(u & 1, u & 2)));
+    }
+    const auto choice = autogemm::choose_config(p, w);
+    EXPECT_EQ(choice.source, PlanSource::Default) << t;
+    EXPECT_EQ(choice.config.trans_a, ta);
+    EXPECT_EQ(choice.config.trans_b, tb);
+    // With a matching one among them, that one is chosen.
+    const KernelConfig mine = tiled(32, 32, 16, 2, 2, 1, 1, ta, tb);
+    w.push_back(entry(1, 1, 1, mine));
+    const auto c2 = autogemm::choose_config(p, w);
+    EXPECT_EQ(c2.source, PlanSource::Nearest);
+    EXPECT_EQ(c2.config, mine);
+  }
+}
+
+TEST(ChooseConfig, SplitKWinnerOverTheWorkspaceLimitIsSkipped) {
+  // 2048 x 2048 with split-K 16 needs exactly kMaxWorkspaceFloats: allowed.
+  const Problem p = problem(2048, 2048, 65536);
+  const KernelConfig sk16 = tiled(128, 128, 8, 8, 8, 4, 16, false, false);
+  const KernelConfig sk17 = tiled(128, 128, 8, 8, 8, 4, 17, false, false);
+  ASSERT_EQ(sk16.workspace_floats(p), autogemm::kMaxWorkspaceFloats);
+  ASSERT_GT(sk17.workspace_floats(p), autogemm::kMaxWorkspaceFloats);
+  auto choice = autogemm::choose_config(p, {entry(2048, 2048, 65536, sk16)});
+  EXPECT_EQ(choice.source, PlanSource::Exact);
+  EXPECT_EQ(choice.config, sk16);
+  choice = autogemm::choose_config(p, {entry(2048, 2048, 65536, sk17)});
+  EXPECT_EQ(choice.source, PlanSource::Default);
+  EXPECT_EQ(choice.config.split_k, 1);
+  // A nearest split-K winner is judged on this problem's workspace, too.
+  const KernelConfig sk64 = tiled(64, 64, 8, 4, 4, 4, 64, false, false);
+  const KernelConfig sk2 = tiled(64, 64, 8, 4, 4, 4, 2, false, false);
+  choice = autogemm::choose_config(p, {entry(512, 512, 65536, sk64), entry(16, 16, 16, sk2)});
+  EXPECT_EQ(choice.source, PlanSource::Nearest);
+  EXPECT_EQ(choice.config, sk2);
+}
+
+TEST(ChooseConfig, PlanSourceNames) {
+  EXPECT_STREQ(autogemm::to_string(PlanSource::Exact), "exact");
+  EXPECT_STREQ(autogemm::to_string(PlanSource::Nearest), "nearest");
+  EXPECT_STREQ(autogemm::to_string(PlanSource::Default), "default");
+}
+
+// ---- default_config ------------------------------------------------------------
+
+TEST(DefaultConfig, ImplementsManyRandomProblems) {
+  std::mt19937_64 rng(12345);
+  auto dim = [&] {
+    // Mostly small and odd sizes, some large, some exactly 1.
+    switch (rng() % 4) {
+      case 0: return int64_t(1 + rng() % 8);
+      case 1: return int64_t(1 + rng() % 300);
+      case 2: return int64_t(1 + rng() % 5000);
+      default: return int64_t(1) << (rng() % 16);
+    }
+  };
+  for (int i = 0; i < 2000; ++i) {
+    const Problem p = problem(dim(), dim(), dim(), rng() & 1, rng() & 1, rng() & 1);
+    const KernelConfig c = autogemm::default_config(p);
+    std::string why;
+    ASSERT_TRUE(c.is_valid(&why)) << p.to_string() << ": " << why;
+    ASSERT_TRUE(c.can_implement(p)) << p.to_string() << " / " << c.to_string();
+    ASSERT_LE(c.workspace_floats(p), autogemm::kMaxWorkspaceFloats) << p.to_string();
+    ASSERT_TRUE(KernelConfig::parse(c.to_string()).has_value()) << c.to_string();
+  }
+}
+
+TEST(DefaultConfig, AlignedProblemsGetVectorAccessUnalignedDoNot) {
+  EXPECT_EQ(autogemm::default_config(problem(4096, 4096, 4096, false, false, true)).vec, 4);
+  EXPECT_EQ(autogemm::default_config(problem(4096, 4096, 4096, false, false, false)).vec, 1);
+}
+
+// ---- usable_winners ------------------------------------------------------------
+
+autogemm::WinnerRecord record(ShapeKey s, const std::string& cfg, const std::string& hash) {
+  autogemm::WinnerRecord w;
+  w.shape = s;
+  w.config = cfg;
+  w.template_hash = hash;
+  w.gflops = 1234.5;
+  return w;
+}
+
+TEST(UsableWinners, KeepsGoodRowsDropsBadOnes) {
+  const KernelConfig good = tiled(128, 128, 8, 8, 8, 4, 1, false, true);
+  const KernelConfig gen = KernelConfig::generic(true, false);
+  const std::string th = autogemm::template_hash(good);
+  const std::string gh = autogemm::template_hash(gen);
+  ASSERT_NE(th, gh);
+  const ShapeKey s{256, 256, 256, false, true, true};
+  const std::vector<autogemm::WinnerRecord> rows = {
+      record(s, good.to_string(), th),                               // kept
+      record(ShapeKey{64, 64, 64, true, false, false}, gen.to_string(), gh),  // kept
+      record(s, "tiled bm=128", th),                                 // missing fields
+      record(s, "garbage", th),                                      // unknown kind
+      record(s, "", th),                                             // empty
+      record(s, good.to_string() + " extra=1", th),                  // unknown field
+      record(s, "tiled bm=48 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=1", th),  // range
+      record(s, good.to_string(), gh),                               // hash of another template
+      record(s, good.to_string(), std::string(64, '0')),             // stale
+      record(s, good.to_string(), ""),                               // no hash
+      record(ShapeKey{0, 256, 256, false, true, true}, good.to_string(), th),
+      record(ShapeKey{256, -1, 256, false, true, true}, good.to_string(), th),
+      record(ShapeKey{256, 256, 0, false, true, true}, good.to_string(), th),
+  };
+  const auto out = autogemm::usable_winners(rows);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].config, good);
+  EXPECT_EQ(out[0].shape, s);
+  EXPECT_DOUBLE_EQ(out[0].gflops, 1234.5);
+  EXPECT_EQ(out[1].config, gen);
+}
+
+TEST(UsableWinners, StaleRowsAreNotDispatched) {
+  const KernelConfig c = tiled(64, 64, 8, 4, 4, 4, 1, false, false);
+  const ShapeKey s{512, 512, 512, false, false, true};
+  const auto out = autogemm::usable_winners({record(s, c.to_string(), "deadbeef")});
+  const auto choice = autogemm::choose_config(problem(512, 512, 512), out);
+  EXPECT_EQ(choice.source, PlanSource::Default);
+}
+
+}  // namespace

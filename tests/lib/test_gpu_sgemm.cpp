@@ -1,0 +1,161 @@
+// GPU: autogemm_sgemm, the public path, is correct for every layout,
+// transpose, awkward shape, padded leading dimension and alpha/beta; it
+// dispatches exact, nearest and default plans as the policy says.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <vector>
+
+#include "autogemm/autogemm.h"
+#include "autogemm/kernel_template.h"
+#include "autogemm/tuning_cache.h"
+#include "autogemm/verifier.h"
+#include "gpu_fixture.h"
+
+namespace autogemm {
+namespace {
+
+struct UserCall {
+  autogemm_layout layout;
+  autogemm_transpose ta, tb;
+  int m, n, k, lda, ldb, ldc;
+  const float *a, *b;
+  float* c;
+};
+
+autogemm_transpose tr(bool t) { return t ? AUTOGEMM_TRANS : AUTOGEMM_NO_TRANS; }
+
+// The user-facing call (row- or column-major) that computes the canonical
+// product held by the verifier.
+UserCall user_call(const CanonicalCall& cc, autogemm_layout layout) {
+  const Problem& p = cc.problem;
+  if (layout == AUTOGEMM_ROW_MAJOR)
+    return {layout, tr(p.trans_a), tr(p.trans_b), int(p.m), int(p.n), int(p.k), int(p.lda), int(p.ldb), int(p.ldc),
+            cc.a, cc.b, cc.c};
+  return {layout, tr(p.trans_b), tr(p.trans_a), int(p.n), int(p.m), int(p.k), int(p.ldb), int(p.lda), int(p.ldc),
+          cc.b, cc.a, cc.c};
+}
+
+autogemm_status run(const UserCall& u, float alpha, float beta, CUstream s) {
+  return autogemm_sgemm(u.layout, u.ta, u.tb, u.m, u.n, u.k, alpha, u.a, u.lda, u.b, u.ldb, beta, u.c, u.ldc, s);
+}
+
+class GpuSgemm : public testing::GpuTest {
+ protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped()) return;
+    ASSERT_EQ(autogemm_init("/nonexistent-dir/autogemm-test.db"), AUTOGEMM_SUCCESS);  // no cache: defaults
+  }
+
+  void check(autogemm_layout layout, bool ta, bool tb, int64_t m, int64_t n, int64_t k, int pad, float alpha,
+             float beta) {
+    Problem p = make_problem(layout, ta, tb, m, n, k, true);
+    p.lda += pad, p.ldb += pad, p.ldc += pad;
+    p.aligned = p.lda % 4 == 0 && p.ldb % 4 == 0 && p.ldc % 4 == 0;
+    Verifier ver(p, dev_, alpha, beta, unsigned(m * 31 + n * 7 + k));
+    Stream st;
+    ver.prepare(st.get());
+    ASSERT_EQ(run(user_call(ver.call(), layout), alpha, beta, st.get()), AUTOGEMM_SUCCESS);
+    const VerifyResult r = ver.check(st.get());
+    EXPECT_TRUE(r.ok) << (layout == AUTOGEMM_ROW_MAJOR ? "row " : "col ") << m << "x" << n << "x" << k << " "
+                      << (ta ? 'T' : 'N') << (tb ? 'T' : 'N') << " pad " << pad << " alpha " << alpha << " beta "
+                      << beta << ": " << r.why << " rel " << r.rel_error;
+  }
+};
+
+TEST_F(GpuSgemm, AllLayoutsTransposesAndAwkwardShapes) {
+  struct S {
+    int64_t m, n, k;
+  };
+  const S shapes[] = {{1, 1, 1}, {7, 11, 13}, {31, 37, 41}, {127, 257, 509}, {1, 4096, 300}, {300, 1, 4096},
+                      {257, 129, 0}, {1000, 1000, 1000}};
+  for (autogemm_layout layout : {AUTOGEMM_ROW_MAJOR, AUTOGEMM_COL_MAJOR})
+    for (bool ta : {false, true})
+      for (bool tb : {false, true})
+        for (const S& s : shapes) {
+          check(layout, ta, tb, s.m, s.n, s.k, 0, 1.0f, 0.0f);
+          check(layout, ta, tb, s.m, s.n, s.k, 3, -1.25f, 0.5f);
+        }
+}
+
+TEST_F(GpuSgemm, LargeProblems) {
+  check(AUTOGEMM_ROW_MAJOR, false, false, 2048, 2048, 2048, 0, 1.0f, 0.0f);
+  check(AUTOGEMM_COL_MAJOR, true, false, 1536, 2560, 1024, 4, 0.5f, 2.0f);
+}
+
+TEST_F(GpuSgemm, BetaZeroNeverReadsNaNInC) {
+  // The verifier poisons C with NaN whenever beta == 0; check() fails on any leak.
+  check(AUTOGEMM_ROW_MAJOR, false, false, 65, 65, 65, 0, 2.0f, 0.0f);
+  check(AUTOGEMM_COL_MAJOR, false, true, 200, 300, 100, 1, 1.0f, 0.0f);
+}
+
+TEST_F(GpuSgemm, AlphaZeroNeverReadsNaNInAOrB) {
+  const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, false, false, 100, 90, 80, true);
+  Verifier ver(p, dev_, 0.0f, 0.5f, 9);
+  Stream st;
+  const CanonicalCall& cc = ver.call();
+  AUTOGEMM_CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(cc.a), 0x7fc00000u, size_t(p.m * p.lda), st.get()));
+  AUTOGEMM_CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(cc.b), 0x7fc00000u, size_t(p.k * p.ldb), st.get()));
+  ver.prepare(st.get());
+  ASSERT_EQ(run(user_call(cc, AUTOGEMM_ROW_MAJOR), 0.0f, 0.5f, st.get()), AUTOGEMM_SUCCESS);
+  const VerifyResult r = ver.check(st.get());
+  EXPECT_TRUE(r.ok) << r.why;
+}
+
+TEST_F(GpuSgemm, QuickReturnsLeaveCUntouched) {
+  DeviceBuffer c(64 * 4);
+  AUTOGEMM_CU(cuMemsetD32(c.get(), 0x7fc0beef, 64));
+  DeviceBuffer a(64 * 4), b(64 * 4);
+  const float* A = a.as<float>();
+  const float* B = b.as<float>();
+  float* C = c.as<float>();
+  EXPECT_EQ(autogemm_sgemm(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 0, 8, 8, 1, A, 8, B, 8, 0, C, 8, nullptr), AUTOGEMM_SUCCESS);
+  EXPECT_EQ(autogemm_sgemm(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 8, 0, 8, 1, A, 8, B, 1, 0, C, 1, nullptr), AUTOGEMM_SUCCESS);
+  EXPECT_EQ(autogemm_sgemm(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 8, 8, 8, 0, A, 8, B, 8, 1, C, 8, nullptr), AUTOGEMM_SUCCESS);
+  EXPECT_EQ(autogemm_sgemm(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 8, 8, 0, 1, A, 1, B, 8, 1, C, 8, nullptr), AUTOGEMM_SUCCESS);
+  // An invalid call writes nothing either.
+  EXPECT_EQ(autogemm_sgemm(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 8, 8, 8, 1, A, 8, B, 8, 0, C, 7, nullptr), AUTOGEMM_INVALID_LDC);
+  AUTOGEMM_CU(cuCtxSynchronize());
+  std::vector<unsigned> h(64);
+  AUTOGEMM_CU(cuMemcpyDtoH(h.data(), c.get(), 64 * 4));
+  for (unsigned v : h) ASSERT_EQ(v, 0x7fc0beefu);
+}
+
+TEST_F(GpuSgemm, DispatchExactNearestAndDefault) {
+  char dir_template[] = "/tmp/autogemm-dispatch-XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string db = std::string(dir_template) + "/t.db";
+  {
+    auto cache = TuningCache::open(db, TuningCache::Mode::ReadWrite);
+    WinnerRecord w;
+    w.shape = ShapeKey{512, 512, 512, false, false, true};
+    w.config = "tiled bm=64 bn=64 bk=16 tm=4 tn=4 wc=8 vec=4 sk=1 sw=1 ta=0 tb=0";
+    w.template_hash = KernelTemplate::for_kind(KernelKind::Tiled).hash();
+    w.median_ms = 1, w.gflops = 100, w.tuned_at = 1;
+    ASSERT_TRUE(cache->record_winner(dev_.key(), w, TuningCost{}));
+  }
+  ASSERT_EQ(autogemm_init(db.c_str()), AUTOGEMM_SUCCESS);
+  autogemm_stats before{}, after{};
+  autogemm_get_stats(&before);
+  check(AUTOGEMM_ROW_MAJOR, false, false, 512, 512, 512, 0, 1.0f, 0.0f);  // exact
+  check(AUTOGEMM_ROW_MAJOR, false, false, 500, 520, 480, 0, 1.0f, 0.0f);  // nearest
+  check(AUTOGEMM_ROW_MAJOR, true, true, 512, 512, 512, 0, 1.0f, 0.0f);    // no TT winner: default
+  autogemm_get_stats(&after);
+  EXPECT_EQ(after.exact_hits - before.exact_hits, 1u);
+  EXPECT_EQ(after.nearest_hits - before.nearest_hits, 1u);
+  EXPECT_EQ(after.default_hits - before.default_hits, 1u);
+  char cfg[256];
+  ASSERT_EQ(autogemm_describe(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 500, 520, 480,
+                              reinterpret_cast<const float*>(256), 480, reinterpret_cast<const float*>(256), 520,
+                              reinterpret_cast<const float*>(256), 520, cfg, sizeof cfg),
+            AUTOGEMM_SUCCESS);
+  EXPECT_NE(std::string(cfg).find("bk=16"), std::string::npos) << cfg;
+  autogemm_init(nullptr);
+  std::remove(db.c_str());
+  std::system(("rm -rf " + std::string(dir_template)).c_str());
+}
+
+}  // namespace
+}  // namespace autogemm

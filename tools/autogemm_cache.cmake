@@ -1,0 +1,13 @@
+# The cache inspection tool, include()d from tools/CMakeLists.txt. It links only
+# the cache library, CLI11, nlohmann-json and spdlog.
+#
+# The target cannot be called autogemm_cache: that is the library target in
+# cache/ (CMake target names are global). The program is still installed and
+# run as `autogemm_cache` (OUTPUT_NAME).
+find_package(CLI11 REQUIRED)
+find_package(nlohmann_json REQUIRED)
+find_package(spdlog REQUIRED)
+add_executable(autogemm_cache_tool ${CMAKE_CURRENT_LIST_DIR}/autogemm_cache.cpp)
+set_target_properties(autogemm_cache_tool PROPERTIES OUTPUT_NAME autogemm_cache)
+target_link_libraries(autogemm_cache_tool PRIVATE
+  autogemm_cache CLI11::CLI11 nlohmann_json::nlohmann_json spdlog::spdlog_header_only)

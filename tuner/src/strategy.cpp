@@ -1,0 +1,74 @@
+#include "autogemm/strategy.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+namespace autogemm {
+
+const char* to_string(StrategyKind s) {
+  switch (s) {
+    case StrategyKind::Exhaustive: return "exhaustive";
+    case StrategyKind::Sampled: return "sampled";
+    case StrategyKind::Model: return "model";
+  }
+  return "?";
+}
+
+std::optional<StrategyKind> parse_strategy(const std::string& s) {
+  if (s == "exhaustive") return StrategyKind::Exhaustive;
+  if (s == "sampled") return StrategyKind::Sampled;
+  if (s == "model") return StrategyKind::Model;
+  return std::nullopt;
+}
+
+double model_cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) {
+  const double tiles_m = std::ceil(double(p.m) / c.bm), tiles_n = std::ceil(double(p.n) / c.bn);
+  const double blocks = tiles_m * tiles_n * c.split_k;
+  const int t = c.threads();
+  const int regs = SearchSpace::estimated_registers(c);
+  const double by_regs = std::floor(double(lim.regs_per_sm) / (double(regs) * t));
+  const double by_smem = std::floor(double(lim.smem_per_sm) / double(c.smem_bytes() + 1024));
+  const double by_thr = std::floor(double(lim.max_threads_per_sm) / t);
+  const double occ = std::max(1.0, std::min({by_regs, by_smem, by_thr, 32.0}));
+  const double waves = std::ceil(blocks / (lim.sm_count * occ));
+  // FMAs one block performs, padded tiles included (edge waste is real work).
+  const double k_slice = std::ceil(std::ceil(double(p.k) / c.bk) / c.split_k) * c.bk;
+  const double block_fma = double(c.bm) * c.bn * k_slice;
+  // Shared-memory reads per FMA limit the FMA pipe below ~0.25.
+  const double lds_per_fma = double(c.tm + c.tn) / double(c.tm * c.tn);
+  const double f_reg = std::min(1.0, 0.25 / lds_per_fma);
+  // Latency hiding wants >= 8 warps per SM; more than ~16 buys little.
+  const double warps = occ * t / 32.0;
+  const double f_occ = std::min(1.0, warps / 8.0);
+  // Global (L2) traffic: a block reads (bm + bn) * k_slice floats.
+  const double intensity = double(c.bm) * c.bn / double(c.bm + c.bn);  // FMA per float loaded
+  const double f_mem = std::min(1.0, intensity / 32.0);
+  const double per_sm_rate = f_reg * f_occ * f_mem;
+  double cost = waves * occ * block_fma / per_sm_rate;
+  // Split-K: partials written and read back once more, plus a second launch.
+  if (c.split_k > 1) cost += double(p.m) * p.n * c.split_k * 64.0 / lim.sm_count + 4e5;
+  return cost;
+}
+
+std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<KernelConfig>& space,
+                                            const Problem& p, const SearchLimits& lim, int budget,
+                                            unsigned seed) {
+  if (s == StrategyKind::Exhaustive || budget <= 0 || size_t(budget) >= space.size()) return space;
+  std::vector<size_t> idx(space.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  if (s == StrategyKind::Sampled) {
+    std::mt19937 rng(seed);
+    std::shuffle(idx.begin(), idx.end(), rng);
+  } else {
+    std::vector<double> cost(space.size());
+    for (size_t i = 0; i < space.size(); ++i) cost[i] = model_cost(space[i], p, lim);
+    std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return cost[a] < cost[b]; });
+  }
+  std::vector<KernelConfig> out;
+  for (int i = 0; i < budget; ++i) out.push_back(space[idx[i]]);
+  return out;
+}
+
+}  // namespace autogemm

@@ -1,0 +1,53 @@
+#include <fstream>
+#include <stdexcept>
+
+#include "autogemm/tuner.h"
+
+namespace autogemm {
+
+std::vector<ShapeSpec> default_suite() {
+  std::vector<std::string> s;
+  for (int n : {128, 256, 512, 1024, 2048, 4096, 8192})
+    s.push_back(std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n));
+  for (int n : {1000, 3000, 5000})
+    s.push_back(std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n));
+  s.push_back("127x257x509");
+  for (int m : {1, 16, 128, 2048})
+    for (const char* nk : {"4096x4096", "11008x4096", "4096x11008"})
+      s.push_back(std::to_string(m) + "x" + nk);
+  s.push_back("64x64x65536");
+  s.push_back("8192x8192x256");
+  s.push_back("4096x4096x128");
+  s.push_back("4096x4096x4096:NT");
+  s.push_back("4096x4096x4096:TN");
+  std::vector<ShapeSpec> out;
+  for (const auto& text : s) {
+    ShapeSpec spec;
+    std::string err;
+    if (!parse_shape(text, &spec, &err)) throw std::logic_error(err);
+    out.push_back(spec);
+  }
+  return out;
+}
+
+std::vector<ShapeSpec> read_shapes_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read shapes file '" + path + "'");
+  std::vector<ShapeSpec> out;
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.size() > 4096) throw std::runtime_error(path + ":" + std::to_string(n) + ": line too long");
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    ShapeSpec spec;
+    std::string err;
+    if (!parse_shape(line, &spec, &err)) throw std::runtime_error(path + ":" + std::to_string(n) + ": " + err);
+    out.push_back(spec);
+  }
+  return out;
+}
+
+}  // namespace autogemm

@@ -1,0 +1,108 @@
+#include "autogemm/verifier.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "reference_module.h"
+
+namespace autogemm {
+namespace {
+
+constexpr size_t kGuard = 1024;  // guard floats before and after C
+
+unsigned grid_for(size_t n, int sm_count) {
+  return unsigned(std::max<size_t>(1, std::min<size_t>((n + 255) / 256, size_t(sm_count) * 32)));
+}
+
+}  // namespace
+
+void fill_random(const DeviceInfo& dev, CUdeviceptr p, size_t n, unsigned seed, CUstream s) {
+  Module mod = load_reference_module(dev, false, false);
+  CUfunction f = mod.function("agemm_fill_random");
+  long long count = (long long)n;
+  void* args[] = {&p, &count, &seed};
+  AUTOGEMM_CU(cuLaunchKernel(f, grid_for(n, dev.sm_count), 1, 1, 256, 1, 1, 0, s, args, nullptr));
+  AUTOGEMM_CU(cuStreamSynchronize(s));  // the module is unloaded on return
+}
+
+Verifier::Verifier(const Problem& p, const DeviceInfo& dev, float alpha, float beta, unsigned seed)
+    : p_(p), alpha_(alpha), beta_(beta), sm_count_(dev.sm_count) {
+  const size_t a_elems = size_t(p.trans_a ? p.k : p.m) * size_t(p.lda);
+  const size_t b_elems = size_t(p.trans_b ? p.n : p.k) * size_t(p.ldb);
+  c_offset_ = kGuard;
+  c_total_ = kGuard + size_t(p.m) * size_t(p.ldc) + kGuard;
+  a_ = DeviceBuffer(std::max<size_t>(a_elems, 1) * 4);
+  b_ = DeviceBuffer(std::max<size_t>(b_elems, 1) * 4);
+  c_ = DeviceBuffer(c_total_ * 4);
+  c0_ = DeviceBuffer(c_total_ * 4);
+  ref_ = DeviceBuffer(std::max<size_t>(size_t(p.m) * size_t(p.n), 1) * 8);
+  bound_ = DeviceBuffer(std::max<size_t>(size_t(p.m) * size_t(p.n), 1) * 8);
+  stats_ = DeviceBuffer(5 * 8);
+  ref_module_ = load_reference_module(dev, p.trans_a, p.trans_b);
+  check_fn_ = ref_module_.function("agemm_check");
+
+  Stream s;
+  fill_random(dev, a_.get(), a_elems, seed * 3 + 1, s.get());
+  fill_random(dev, b_.get(), b_elems, seed * 3 + 2, s.get());
+  // C0: random values in the M x N window, guard floats everywhere else
+  // (before, after, and in the ldc - N padding of every row).
+  AUTOGEMM_CU(cuMemsetD32Async(c0_.get(), kGuardBits, c_total_, s.get()));
+  fill_random(dev, c0_.get() + c_offset_ * 4, size_t(p.m) * size_t(p.ldc), seed * 3 + 3, s.get());
+  if (p.ldc > p.n)
+    AUTOGEMM_CU(cuMemsetD2D32Async(c0_.get() + (c_offset_ + size_t(p.n)) * 4, size_t(p.ldc) * 4,
+                                   kGuardBits, size_t(p.ldc - p.n), size_t(p.m), s.get()));
+  call_.problem = p;
+  call_.a = a_.as<float>();
+  call_.b = b_.as<float>();
+  call_.c = c_.as<float>() + c_offset_;
+  call_.alpha = alpha;
+  call_.beta = beta;
+
+  CUfunction ref_fn = ref_module_.function("agemm_reference");
+  int m = int(p.m), n = int(p.n), k = int(p.k);
+  double da = alpha, db = beta;
+  CUdeviceptr A = a_.get(), B = b_.get(), C0 = c0_.get() + c_offset_ * 4, R = ref_.get(), Bd = bound_.get();
+  long long lda = p.lda, ldb = p.ldb, ldc = p.ldc;
+  void* args[] = {&m, &n, &k, &da, &A, &lda, &B, &ldb, &db, &C0, &ldc, &R, &Bd};
+  const unsigned blocks = unsigned(((p.m + 15) / 16) * ((p.n + 15) / 16));
+  AUTOGEMM_CU(cuLaunchKernel(ref_fn, blocks, 1, 1, 256, 1, 1, 0, s.get(), args, nullptr));
+  s.synchronize();
+}
+
+void Verifier::prepare(CUstream s) {
+  AUTOGEMM_CU(cuMemcpyDtoDAsync(c_.get(), c0_.get(), c_total_ * 4, s));
+  if (beta_ == 0.f) {
+    // Poison the window: a kernel that reads C with beta == 0, or skips an
+    // element, leaves NaN behind and fails.
+    AUTOGEMM_CU(cuMemsetD2D32Async(c_.get() + c_offset_ * 4, size_t(p_.ldc) * 4, kPoisonBits,
+                                   size_t(p_.n), size_t(p_.m), s));
+  }
+}
+
+VerifyResult Verifier::check(CUstream s) {
+  AUTOGEMM_CU(cuMemsetD32Async(stats_.get(), 0, 10, s));
+  int m = int(p_.m), n = int(p_.n);
+  CUdeviceptr base = c_.get(), ref = ref_.get(), bound = bound_.get(), stats = stats_.get();
+  long long offset = (long long)c_offset_, ldc = p_.ldc, total = (long long)c_total_;
+  unsigned guard = kGuardBits;
+  void* args[] = {&m, &n, &base, &offset, &ldc, &total, &ref, &bound, &guard, &stats};
+  AUTOGEMM_CU(cuLaunchKernel(check_fn_, grid_for(c_total_, sm_count_), 1, 1, 256, 1, 1, 0, s, args, nullptr));
+  double h[5] = {};
+  AUTOGEMM_CU(cuStreamSynchronize(s));
+  AUTOGEMM_CU(cuMemcpyDtoH(h, stats_.get(), sizeof(h)));
+  VerifyResult r;
+  r.rel_error = h[1] > 0 ? std::sqrt(h[0] / h[1]) : std::sqrt(h[0]);
+  r.over_bound = h[2];
+  r.guards_hit = h[3];
+  r.worst_ratio = h[4];
+  std::ostringstream why;
+  if (r.over_bound > 0) why << r.over_bound << " elements outside the error bound or NaN; ";
+  if (r.guards_hit > 0) why << r.guards_hit << " guard floats around C overwritten; ";
+  if (!(r.rel_error <= kRelTolerance)) why << "relative error " << r.rel_error << " above " << kRelTolerance;
+  r.why = why.str();
+  r.ok = r.why.empty();
+  return r;
+}
+
+}  // namespace autogemm
