@@ -164,7 +164,7 @@ struct FileState {
 };
 
 const char* const kMoveAway =
-    " Move it away, or point AUTOGEMM_CACHE at another file; autogemm runs on defaults meanwhile.";
+    " Move it away, or point AUTOGEMM_CACHE at another file.";
 
 [[noreturn]] void refuse(const std::string& path, const std::string& why) {
   throw CacheError("tuning cache " + path + ": " + why);

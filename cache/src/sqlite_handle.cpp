@@ -8,6 +8,17 @@
 #include "autogemm/tuning_cache.h"
 
 namespace autogemm::detail {
+namespace {
+
+// The start of a statement, for error messages.
+std::string sql_excerpt(const char* sql) {
+  std::string s(sql ? sql : "");
+  for (char& c : s)
+    if (c == '\n') c = ' ';
+  return s.size() > 60 ? "\"" + s.substr(0, 57) + "...\"" : "\"" + s + "\"";
+}
+
+}  // namespace
 
 Db::Db(const std::string& path, int flags) : path_(path) {
   int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_EXRESCODE, nullptr);
@@ -52,6 +63,9 @@ void Db::fail(const std::string& action) const {
   if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
     refuse("is corrupt or not a database (" + msg + ", while " + action +
            "); refusing to use it. Move it away, or point AUTOGEMM_CACHE at another file.");
+  if (code == SQLITE_BUSY)
+    refuse(action + " failed: " + msg +
+           " (another connection held it past the busy timeout; AUTOGEMM_CACHE_BUSY_MS sets it).");
   refuse(action + " failed: " + msg + ".");
 }
 
@@ -61,7 +75,7 @@ void Db::refuse(const std::string& why) const {
 
 Stmt::Stmt(const Db& db, const char* sql) : db_(&db) {
   if (sqlite3_prepare_v2(db.get(), sql, -1, &s_, nullptr) != SQLITE_OK)
-    db.fail(std::string("preparing \"") + sql + "\"");
+    db.fail("preparing " + sql_excerpt(sql));
 }
 
 Stmt::~Stmt() { sqlite3_finalize(s_); }
@@ -70,7 +84,7 @@ Stmt::Stmt(Stmt&& o) noexcept : db_(o.db_), s_(std::exchange(o.s_, nullptr)) {}
 
 void Stmt::check_bind(int rc, int i) {
   if (rc != SQLITE_OK)
-    db_->fail("binding parameter " + std::to_string(i) + " of \"" + sqlite3_sql(s_) + "\"");
+    db_->fail("binding parameter " + std::to_string(i) + " of " + sql_excerpt(sqlite3_sql(s_)));
 }
 
 Stmt& Stmt::bind(int i, int64_t v) {
@@ -101,7 +115,7 @@ bool Stmt::step() {
   int rc = sqlite3_step(s_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  db_->fail(std::string("running \"") + sqlite3_sql(s_) + "\"");
+  db_->fail("running " + sql_excerpt(sqlite3_sql(s_)));
 }
 
 void Stmt::run() {

@@ -168,7 +168,8 @@ KernelConfig default_config(const Problem& p) {
   c.wc = 8;
   c.split_k = 1;
   if (p.m * p.n >= 1024 * 1024) {
-    c.bm = 128, c.bn = 128, c.tm = 8, c.tn = 8, c.swizzle = 8;
+    // 16x8 per thread, 128 threads: near the best measured tiles on H200 at 4096^3.
+    c.bm = 128, c.bn = 128, c.tm = 16, c.tn = 8, c.swizzle = 8;
   } else {
     c.bm = 64, c.bn = 64, c.tm = 4, c.tn = 4, c.swizzle = 4;
   }

@@ -46,6 +46,11 @@ autogemm_status status_of(const std::exception& e) {
 
 struct ContextState {
   CUcontext ctx = nullptr;
+  // When ctx is its device's primary context, autogemm holds a reference to
+  // it, so the caller releasing theirs cannot destroy the context (and the
+  // modules loaded in it) under our plans.
+  bool retained_primary = false;
+  CUdevice device = 0;
   std::vector<TunedEntry> winners;
   std::unique_ptr<KernelCache> kernels;
   std::shared_mutex plans_mu;
@@ -84,12 +89,25 @@ struct ContextState {
     return plans.emplace(key, std::move(plan)).first->second;
   }
 
-  CUdeviceptr workspace(CUstream stream, size_t floats) {
+  /// Launches a split-K plan with this stream's workspace. The lock covers
+  /// the launch, so another thread growing (freeing) the same stream's buffer
+  /// cannot slip in between; cuMemFree on growth waits for work using it.
+  void launch_with_workspace(const LoadedKernel& k, const CanonicalCall& call, CUstream stream, size_t floats) {
     std::lock_guard<std::mutex> lock(ws_mu);
     DeviceBuffer& buf = workspaces[stream];
-    // Growth frees the old buffer; cuMemFree waits for work that may use it.
-    if (buf.bytes() < floats * sizeof(float)) buf = DeviceBuffer(floats * sizeof(float));
-    return buf.get();
+    if (buf.bytes() < floats * sizeof(float)) {
+      buf = DeviceBuffer();
+      buf = DeviceBuffer(floats * sizeof(float));
+    }
+    k.launch(call, stream, buf.get());
+  }
+
+  ~ContextState() {
+    // Kernels and buffers go first, while the context is certainly alive.
+    plans.clear();
+    kernels.reset();
+    workspaces.clear();
+    if (retained_primary) driver().cuDevicePrimaryCtxRelease(device);
   }
 };
 
@@ -137,15 +155,15 @@ void Dispatcher::shutdown() {
   store_opened_ = false;
 }
 
-ContextState& Dispatcher::context_state(CUcontext ctx) {
+std::shared_ptr<ContextState> Dispatcher::context_state(CUcontext ctx) {
   {
     std::shared_lock<std::shared_mutex> lock(mu_);
     for (auto& c : contexts_)
-      if (c->ctx == ctx) return *c;
+      if (c->ctx == ctx) return c;
   }
   std::unique_lock<std::shared_mutex> lock(mu_);
   for (auto& c : contexts_)
-    if (c->ctx == ctx) return *c;
+    if (c->ctx == ctx) return c;
   if (!store_opened_) {
     try {
       open_store_locked();
@@ -154,8 +172,15 @@ ContextState& Dispatcher::context_state(CUcontext ctx) {
       store_.reset();
     }
   }
-  auto state = std::make_unique<ContextState>();
+  auto state = std::make_shared<ContextState>();
   state->ctx = ctx;
+  AUTOGEMM_CU(cuCtxGetDevice(&state->device));
+  CUcontext primary = nullptr;
+  AUTOGEMM_CU(cuDevicePrimaryCtxRetain(&primary, state->device));
+  if (primary == ctx)
+    state->retained_primary = true;
+  else
+    driver().cuDevicePrimaryCtxRelease(state->device);  // a user-made context: theirs to keep alive
   DeviceInfo dev = DeviceInfo::current();
   if (store_) {
     try {
@@ -167,8 +192,8 @@ ContextState& Dispatcher::context_state(CUcontext ctx) {
     }
   }
   state->kernels = std::make_unique<KernelCache>(std::move(dev), store_.get(), counters_.get());
-  contexts_.push_back(std::move(state));
-  return *contexts_.back();
+  contexts_.push_back(state);
+  return state;
 }
 
 autogemm_status Dispatcher::sgemm(const GemmArgs& args, CUstream stream) noexcept {
@@ -183,11 +208,13 @@ autogemm_status Dispatcher::sgemm(const GemmArgs& args, CUstream stream) noexcep
     CUcontext ctx = nullptr;
     if (d->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || ctx == nullptr) return AUTOGEMM_NO_CONTEXT;
     const CanonicalCall call = normalize(args);
-    ContextState& state = context_state(ctx);
-    const Plan& plan = state.plan(call.problem);
+    const std::shared_ptr<ContextState> state = context_state(ctx);
+    const Plan& plan = state->plan(call.problem);
     const size_t ws = plan.kernel->config().workspace_floats(call.problem);
-    const CUdeviceptr workspace = ws ? state.workspace(stream, ws) : 0;
-    plan.kernel->launch(call, stream, workspace);
+    if (ws)
+      state->launch_with_workspace(*plan.kernel, call, stream, ws);
+    else
+      plan.kernel->launch(call, stream, 0);
     counters_->calls.fetch_add(1, std::memory_order_relaxed);
     auto& hit = plan.source == PlanSource::Exact     ? counters_->exact
                 : plan.source == PlanSource::Nearest ? counters_->nearest
@@ -212,7 +239,7 @@ autogemm_status Dispatcher::describe(const GemmArgs& args, std::string* config) 
     CUcontext ctx = nullptr;
     if (d->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || ctx == nullptr) return AUTOGEMM_NO_CONTEXT;
     const CanonicalCall call = normalize(g);
-    const Plan& plan = context_state(ctx).plan(call.problem);
+    const Plan& plan = context_state(ctx)->plan(call.problem);
     *config = plan.kernel->config().to_string() + " (" + to_string(plan.source) + ")";
     return AUTOGEMM_SUCCESS;
   } catch (const std::exception& e) {

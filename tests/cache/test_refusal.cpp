@@ -48,10 +48,6 @@ void expect_refused(const std::string& path, const std::string& why_fragment,
   const std::string dir = std::filesystem::path(path).parent_path().string();
   const auto entries = dir_entries(dir);
   for (Mode mode : modes) {
-    if (mode == Mode::ReadOnly && damage == Damage::InPages) {
-      std::filesystem::remove(path + "-wal");
-      std::filesystem::remove(path + "-shm");
-    }
     try {
       TuningCache::open(path, mode);
       ADD_FAILURE() << path << " was accepted in mode " << static_cast<int>(mode);
@@ -59,7 +55,6 @@ void expect_refused(const std::string& path, const std::string& why_fragment,
       std::string msg = e.what();
       EXPECT_NE(msg.find(path), std::string::npos) << msg;
       EXPECT_NE(msg.find(why_fragment), std::string::npos) << msg;
-      if (::testing::Test::HasFailure()) std::cerr << msg << "\n";
     }
     EXPECT_EQ(read_bytes(path), bytes) << "file modified in mode " << static_cast<int>(mode);
     if (mode == Mode::ReadWrite || damage == Damage::InHeader) {
@@ -74,6 +69,21 @@ TEST(Refusal, NewerSchemaVersion) {
   make_valid_cache(path);
   raw_sql(path, "PRAGMA user_version = " + std::to_string(TuningCache::schema_version() + 1));
   expect_refused(path, "newer autogemm");
+}
+
+// The newer version is only in the WAL (its writer still has the file open),
+// so the raw header still shows the current version: SQLite's view decides.
+TEST(Refusal, NewerSchemaVersionStillInTheWal) {
+  TempDir dir;
+  const std::string path = dir.file("newer_wal.db");
+  make_valid_cache(path);
+  sqlite3* newer = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &newer), SQLITE_OK);
+  const std::string sql = "PRAGMA wal_autocheckpoint = 0; PRAGMA user_version = " +
+                          std::to_string(TuningCache::schema_version() + 1);
+  ASSERT_EQ(sqlite3_exec(newer, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  expect_refused(path, "newer autogemm");
+  sqlite3_close(newer);
 }
 
 TEST(Refusal, ForeignApplicationId) {
@@ -175,7 +185,7 @@ TEST(Refusal, FlippedBytesNeverCrash) {
       ++refused;
       EXPECT_EQ(read_bytes(path), damaged) << pos;
     }
-    std::filesystem::remove(path);
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
   }
   EXPECT_GT(refused, 0);
   EXPECT_GT(opened, 0);

@@ -18,6 +18,10 @@ class GpuTest : public ::testing::Test {
   void SetUp() override {
     std::string why;
     if (!gpu_available(&why)) GTEST_SKIP() << "no GPU on this machine: " << why;
+    // One retained primary context for the whole test program: releasing it
+    // between tests would destroy it and everything loaded in it.
+    static ScopedPrimaryContext* keep = new ScopedPrimaryContext(0);
+    (void)keep;
     ctx_ = std::make_unique<ScopedPrimaryContext>(0);
     dev_ = DeviceInfo::current();
   }

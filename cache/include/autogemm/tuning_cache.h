@@ -125,10 +125,18 @@ class TuningCache {
   /// directory, and migrates) the store at `path`. Throws CacheError if the
   /// file is not an autogemm cache, is corrupt, is newer than this build, or
   /// cannot be opened in the requested mode.
+  ///
+  /// ReadWrite: a missing or empty (0-byte) file becomes a new cache; an older
+  /// schema is migrated in one transaction. ReadOnly never creates the file
+  /// and never writes it; it refuses a missing or empty file and an older
+  /// schema (which only a ReadWrite open can migrate). SQLite may still create
+  /// its -wal/-shm side files next to a WAL-mode file while it reads it.
+  /// The checks (header, PRAGMA quick_check) read the whole file once.
   static std::unique_ptr<TuningCache> open(const std::string& path, Mode mode);
 
-  /// `$AUTOGEMM_CACHE`, else `$XDG_CACHE_HOME/autogemm/tuning.db`, else
-  /// `~/.cache/autogemm/tuning.db`.
+  /// `$AUTOGEMM_CACHE` if set and non-empty, else `$XDG_CACHE_HOME/autogemm/tuning.db`
+  /// (if XDG_CACHE_HOME is an absolute path), else `~/.cache/autogemm/tuning.db`.
+  /// Only computes the path; throws CacheError if there is no home directory.
   static std::string default_path();
 
   /// Schema version this build writes.

@@ -32,7 +32,8 @@ class Dispatcher {
   Dispatcher();
   ~Dispatcher();
 
-  /// Selects the cache file (nullptr: default path). Never throws.
+  /// Selects the cache file (nullptr: default path) and forgets loaded plans.
+  /// Calls in flight keep what they hold until they return. Never throws.
   autogemm_status init(const char* path);
   void shutdown();
 
@@ -41,7 +42,7 @@ class Dispatcher {
   void stats(autogemm_stats* out) const;
 
  private:
-  ContextState& context_state(CUcontext ctx);
+  std::shared_ptr<ContextState> context_state(CUcontext ctx);
   void open_store_locked();
 
   std::unique_ptr<DispatchCounters> counters_;
@@ -50,7 +51,7 @@ class Dispatcher {
   bool path_chosen_ = false;
   bool store_opened_ = false;
   std::unique_ptr<TuningCache> store_;
-  std::vector<std::unique_ptr<ContextState>> contexts_;
+  std::vector<std::shared_ptr<ContextState>> contexts_;
 };
 
 }  // namespace autogemm
