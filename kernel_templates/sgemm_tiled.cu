@@ -18,8 +18,8 @@
 // AG_VEC         global access width in floats: 4 (16-byte, needs the aligned
 //                problem class) or 1 (any pointer, any leading dimension)
 // AG_SPLIT_K     number of K slices computed by different blocks (blockIdx.z);
-//                > 1 writes partial sums to a workspace that
-//                agemm_splitk_reduce folds in a fixed order (deterministic)
+//                > 1 reduces them deterministically through a workspace
+//                (see the split-K block at the end of the kernel)
 // AG_SWIZZLE     block raster: groups of AG_SWIZZLE tile-rows are walked
 //                column by column so concurrently running blocks share
 //                A and B tiles in L2
@@ -263,7 +263,53 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
     }
   }
 
-  // ---- Epilogue ----
+#if AG_SPLIT_K > 1
+  // Technique: single-pass deterministic split-K ("the last block reduces").
+  // Each K slice stores its partial tile in the workspace; the block that
+  // finishes last for this tile (counted with an atomic) adds the partials
+  // in slice order 0..AG_SPLIT_K-1, the same order whichever block arrives
+  // last, so results are bitwise reproducible; it alone writes C, once.
+  // Workspace: AG_SPLIT_K * M * N floats, then one zeroed counter per tile
+  // (the last block resets its counter, so the workspace is reusable).
+  {
+    __shared__ int is_last;
+    const i64 slice = (i64)M * N;
+#pragma unroll
+    for (int i = 0; i < AG_TM; ++i) {
+      const int m = m0 + (i / AG_QM) * AG_SUB_M + tr * AG_QM + i % AG_QM;
+#pragma unroll
+      for (int j = 0; j < AG_TN; ++j) {
+        const int n = n0 + (j / AG_QN) * AG_SUB_N + tc * AG_QN + j % AG_QN;
+        if (m < M && n < N) workspace[blockIdx.z * slice + (i64)m * N + n] = acc[i][j];
+      }
+    }
+    __threadfence();  // partials visible device-wide before the count
+    __syncthreads();
+    unsigned* counters = reinterpret_cast<unsigned*>(workspace + AG_SPLIT_K * slice);
+    const int tile = tile_m * tiles_n + tile_n;
+    if (tid == 0) is_last = atomicAdd(&counters[tile], 1u) == AG_SPLIT_K - 1;
+    __syncthreads();
+    if (!is_last) return;
+    __threadfence();
+#pragma unroll
+    for (int i = 0; i < AG_TM; ++i) {
+      const int m = m0 + (i / AG_QM) * AG_SUB_M + tr * AG_QM + i % AG_QM;
+#pragma unroll
+      for (int j = 0; j < AG_TN; ++j) {
+        const int n = n0 + (j / AG_QN) * AG_SUB_N + tc * AG_QN + j % AG_QN;
+        if (m < M && n < N) {
+          float sum = 0.f;
+          for (int z = 0; z < AG_SPLIT_K; ++z)  // L2 reads (__ldcg): other blocks wrote these
+            sum += z == (int)blockIdx.z ? acc[i][j] : __ldcg(workspace + z * slice + (i64)m * N + n);
+          acc[i][j] = sum;
+        }
+      }
+    }
+    if (tid == 0) counters[tile] = 0u;
+  }
+#endif
+
+  // ---- Epilogue: C = alpha * acc + beta * C ----
 #pragma unroll
   for (int i = 0; i < AG_TM / AG_QM; ++i) {
 #pragma unroll
@@ -274,14 +320,6 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
       for (int j = 0; j < AG_TN / AG_QN; ++j) {
         const int n = n0 + j * AG_SUB_N + tc * AG_QN;
         const float* v = &acc[i * AG_QM + q][j * AG_QN];
-        if (AG_SPLIT_K > 1) {
-          // Partial sums, unscaled; agemm_splitk_reduce applies alpha/beta.
-          float* w = workspace + ((i64)blockIdx.z * M + m) * N + n;
-#pragma unroll
-          for (int e = 0; e < AG_QN; ++e)
-            if (n + e < N) w[e] = v[e];
-          continue;
-        }
         float* c = C + (i64)m * ldc + n;
         if (AG_VEC == 4 && AG_QN == 4 && n + 3 < N) {
           // Technique: 16-byte stores of C (aligned class only).
@@ -302,21 +340,5 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
         }
       }
     }
-  }
-}
-
-// Folds the AG_SPLIT_K partial products in slice order (deterministic: the
-// same inputs give the same bits on every run) and applies alpha and beta.
-extern "C" __global__ void agemm_splitk_reduce(int M, int N, float alpha,
-                                               const float* __restrict__ workspace, float beta,
-                                               float* __restrict__ C, i64 ldc) {
-  const i64 total = (i64)M * N;
-  for (i64 idx = blockIdx.x * (i64)blockDim.x + threadIdx.x; idx < total;
-       idx += (i64)gridDim.x * blockDim.x) {
-    float s = 0.f;
-    for (int z = 0; z < AG_SPLIT_K; ++z) s += workspace[z * total + idx];
-    const i64 m = idx / N, n = idx % N;
-    float* c = C + m * ldc + n;
-    *c = beta != 0.f ? fmaf(beta, *c, alpha * s) : alpha * s;
   }
 }

@@ -117,7 +117,7 @@ bool KernelConfig::is_valid(std::string* why) const {
   if ((bn / tn) % wc != 0 || (bm / tm) % (32 / wc) != 0)
     return fail(why, "the warp shape (32/wc x wc) must tile the thread grid");
   if (!one_of(vec, {1, 4})) return fail(why, "vec must be 1 or 4");
-  if (split_k < 1 || split_k > 64) return fail(why, "sk must be 1..64");
+  if (split_k < 1 || split_k > 256) return fail(why, "sk must be 1..256");
   if (!one_of(swizzle, {1, 2, 4, 8, 16})) return fail(why, "sw must be 1, 2, 4, 8 or 16");
   return true;
 }
@@ -142,7 +142,9 @@ bool KernelConfig::can_implement(const Problem& p) const {
 
 size_t KernelConfig::workspace_floats(const Problem& p) const {
   if (kind == KernelKind::Generic || split_k <= 1) return 0;
-  return size_t(split_k) * size_t(p.m) * size_t(p.n);
+  // Partial tiles, then one counter per output tile (see sgemm_tiled.cu).
+  const size_t tiles = size_t((p.m + bm - 1) / bm) * size_t((p.n + bn - 1) / bn);
+  return size_t(split_k) * size_t(p.m) * size_t(p.n) + tiles;
 }
 
 std::vector<std::string> KernelConfig::defines() const {

@@ -41,6 +41,8 @@ PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winner
     if (!w.config.can_implement(p)) continue;
     if (w.config.workspace_floats(p) > kMaxWorkspaceFloats) continue;
     if (w.shape == key) return PlanChoice{w.config, PlanSource::Exact};
+    // Borrowed split-K configs must still leave each slice real work.
+    if (w.config.split_k > 1 && p.k / w.config.split_k < 2 * w.config.bk) continue;
     const double d = std::fabs(std::log(double(w.shape.m) / p.m)) +
                      std::fabs(std::log(double(w.shape.n) / p.n)) +
                      std::fabs(std::log(double(w.shape.k) / p.k));

@@ -98,6 +98,8 @@ struct ContextState {
     if (buf.bytes() < floats * sizeof(float)) {
       buf = DeviceBuffer();
       buf = DeviceBuffer(floats * sizeof(float));
+      // Zero once (stream-ordered before the launch): kernels keep it zeroed.
+      check(driver().cuMemsetD32Async(buf.get(), 0, floats, stream), "cuMemsetD32Async(workspace)");
     }
     k.launch(call, stream, buf.get());
   }

@@ -46,6 +46,7 @@ class GpuKernels : public testing::GpuTest {
     Verifier ver(p, dev_, alpha, beta, 7);
     const LoadedKernel& k = kernel(cfg);
     DeviceBuffer ws(std::max<size_t>(cfg.workspace_floats(p), 1) * 4);
+    AUTOGEMM_CU(cuMemsetD32(ws.get(), 0, ws.bytes() / 4));
     Stream st;
     ver.prepare(st.get());
     k.launch(ver.call(), st.get(), ws.get());
@@ -125,6 +126,7 @@ TEST_F(GpuKernels, AlphaZeroNeverReadsAAndB) {
     AUTOGEMM_CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(call.b), 0x7fc00000u, size_t(p.k * p.ldb), st.get()));
     ver.prepare(st.get());
     DeviceBuffer ws(std::max<size_t>(c.workspace_floats(p), 1) * 4);
+    AUTOGEMM_CU(cuMemsetD32(ws.get(), 0, ws.bytes() / 4));
     kernel(c).launch(call, st.get(), ws.get());
     // The reference was computed before A and B were poisoned: alpha*AB = 0.
     const VerifyResult r = ver.check(st.get());

@@ -171,7 +171,7 @@ TEST(KernelConfigText, RejectsOutOfRangeValues) {
       text(128, 128, 8, 8, 8, 8, 2),  // vec=2
       text(128, 128, 8, 8, 8, 8, 0),  // vec=0
       text(128, 128, 8, 8, 8, 8, 4, 0),   // sk=0
-      text(128, 128, 8, 8, 8, 8, 4, 65),  // sk=65
+      text(128, 128, 8, 8, 8, 8, 4, 257),  // sk=257
       text(128, 128, 8, 8, 8, 8, 4, 1, 3),  // sw=3
       text(128, 128, 8, 8, 8, 8, 4, 1, 0),
       text(128, 128, 8, 8, 8, 8, 4, 1, 32),
@@ -251,13 +251,14 @@ TEST(KernelConfigImplement, GenericImplementsEveryShape) {
 TEST(KernelConfigSizes, WorkspaceForSplitK) {
   const Problem p = problem(300, 500, 7000, false, false, true);
   EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 1))->workspace_floats(p), 0u);
-  EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 2))->workspace_floats(p), 2u * 300 * 500);
-  EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 64))->workspace_floats(p), 64u * 300 * 500);
+  // Partial tiles plus one counter per 64x64 output tile (5 x 8 = 40).
+  EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 2))->workspace_floats(p), 2u * 300 * 500 + 40);
+  EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 64))->workspace_floats(p), 64u * 300 * 500 + 40);
   EXPECT_EQ(KernelConfig::generic(false, false).workspace_floats(p), 0u);
   // No 32-bit overflow for big outputs.
   const Problem big = problem(100000, 100000, 64, false, false, true);
   EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 64))->workspace_floats(big),
-            size_t(64) * 100000 * 100000);
+            size_t(64) * 100000 * 100000 + size_t(1563) * 1563);
 }
 
 TEST(KernelConfigSizes, SharedMemoryMatchesTheKernelLayout) {

@@ -45,10 +45,10 @@ std::vector<KernelConfig> SearchSpace::enumerate(const Problem& p, const SearchL
         for (int tm : {2, 4, 8, 16}) {
           for (int tn : {2, 4, 8, 16}) {
             for (int wc : {4, 8}) {
-              for (int sk : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32}) {
+              for (int sk : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128}) {
                 // Split K only while the tiles alone fill less than one wave,
-                // up to ~4 waves of blocks, with at least 4 K steps a slice.
-                if (sk > 1 && (tiles >= lim.sm_count || tiles * sk > 4 * lim.sm_count ||
+                // up to ~8 waves of blocks, with at least 4 K steps a slice.
+                if (sk > 1 && (tiles >= lim.sm_count || tiles * sk > 8 * lim.sm_count ||
                                p.k / sk < 4 * bk))
                   continue;
                 for (int sw : {1, 8}) {

@@ -119,7 +119,11 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
         cand.registers = k.resources().registers;
         cand.local_bytes = k.resources().local_bytes;
         const size_t ws = cand.config.workspace_floats(p);
-        if (workspace.bytes() < ws * 4) workspace = DeviceBuffer(ws * 4);
+        if (workspace.bytes() < ws * 4) {
+          workspace = DeviceBuffer();
+          workspace = DeviceBuffer(ws * 4);
+          AUTOGEMM_CU(cuMemsetD32(workspace.get(), 0, ws));  // kernels keep it zeroed afterwards
+        }
         auto launch = [&](CUstream s) { k.launch(ver.call(), s, workspace.get()); };
         ver.prepare(stream.get());
         launch(stream.get());

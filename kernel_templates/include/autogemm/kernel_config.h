@@ -23,7 +23,7 @@ struct KernelConfig {
   int bm = 0, bn = 0, bk = 0, tm = 0, tn = 0;
   int wc = 8;       ///< threads of a warp along N
   int vec = 1;      ///< 4: 16-byte global access (aligned class); 1: any
-  int split_k = 1;  ///< K slices reduced deterministically
+  int split_k = 1;  ///< K slices reduced deterministically (1..256)
   int swizzle = 1;  ///< block raster group height
   // Operand layouts of the canonical problem the kernel is built for.
   bool trans_a = false, trans_b = false;
@@ -41,7 +41,9 @@ struct KernelConfig {
   size_t smem_bytes() const;
   /// True when this config computes `p` correctly (layouts and alignment match).
   bool can_implement(const Problem& p) const;
-  /// Workspace floats needed for `p` (split-K partial sums), 0 if none.
+  /// Workspace floats needed for `p` (split-K partial sums and tile
+  /// counters), 0 if none. A workspace must be zero-filled when allocated;
+  /// kernels leave it zeroed for the next launch.
   size_t workspace_floats(const Problem& p) const;
 
   /// -D definitions for NVRTC.

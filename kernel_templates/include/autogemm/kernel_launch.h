@@ -45,8 +45,9 @@ class LoadedKernel {
   const KernelConfig& config() const { return cfg_; }
   const KernelResources& resources() const { return res_; }
 
-  /// Enqueues the product on `stream`. `workspace` must hold at least
-  /// config().workspace_floats(call.problem) floats (ignored when that is 0).
+  /// Enqueues the product on `stream` (one launch). `workspace` must hold at
+  /// least config().workspace_floats(call.problem) floats, zero-filled when
+  /// first allocated (ignored when that is 0).
   /// The problem must satisfy config().can_implement().
   void launch(const CanonicalCall& call, CUstream stream, CUdeviceptr workspace) const;
 
@@ -55,8 +56,6 @@ class LoadedKernel {
   KernelResources res_;
   Module module_;
   CUfunction main_ = nullptr;
-  CUfunction reduce_ = nullptr;
-  int sm_count_ = 0;
 };
 
 }  // namespace autogemm
