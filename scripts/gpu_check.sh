@@ -4,8 +4,9 @@
 # a short summary table last. Run from the repo root on a GPU machine with a
 # build folder made on the development machine (see README, "GPU machine").
 #
-#   OUT=/tmp/out scripts/gpu_check.sh [build-dir]        (full check)
-#   TUNE_SHAPES="4096x4096x4096" TUNE_ARGS="--strategy exhaustive" ...
+#   OUT=/tmp/out scripts/gpu_check.sh [build-dir]        (full check, public suite)
+#   TUNE_SHAPES="4096x4096x4096 16x4096x4096" TUNE_ARGS="--strategy exhaustive" ...
+#   SKIP_TESTS=1 / SKIP_BENCH=1 leave those parts out.
 set -u -o pipefail
 B=${1:-build}
 OUT=${OUT:-$PWD/gpu-out}
@@ -26,9 +27,11 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   done
 fi
 
-shapes=${TUNE_SHAPES:-"512x512x512 4096x4096x4096"}
+# TUNE_SHAPES: shapes to tune and benchmark; "suite" (the default) is the
+# built-in public suite of gemm_tune and gemm_bench.
+shapes=${TUNE_SHAPES:-suite}
 args=()
-for s in $shapes; do args+=(--shape "$s"); done
+if [ "$shapes" = suite ]; then shapes="4096x4096x4096"; else for s in $shapes; do args+=(--shape "$s"); done; fi
 # shellcheck disable=SC2086
 "$B"/tools/gemm_tune --device 0 --db "$DB" "${args[@]}" ${TUNE_ARGS:-} --json "$OUT/tune.json" 2>&1 | tee "$OUT/tune.log" | tail -n 40
 summary+=("$(printf '%-28s rc=%s' gemm_tune "${PIPESTATUS[0]}")")
