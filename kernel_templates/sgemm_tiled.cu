@@ -32,6 +32,10 @@
 
 #define AG_THREADS ((AG_BM / AG_TM) * (AG_BN / AG_TN))
 
+// Capacity of the split-K tile-counter area at the start of the workspace
+// (KernelConfig::kSplitTiles on the host).
+#define AG_SPLIT_TILES 65536
+
 // Technique: shared-memory padding. Each shared row is padded by 4 floats:
 // rows stay 16-byte aligned for vector accesses, and the transposing stores
 // of a k-contiguous operand (consecutive threads writing consecutive m at two
@@ -269,11 +273,15 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
   // finishes last for this tile (counted with an atomic) adds the partials
   // in slice order 0..AG_SPLIT_K-1, the same order whichever block arrives
   // last, so results are bitwise reproducible; it alone writes C, once.
-  // Workspace: AG_SPLIT_K * M * N floats, then one zeroed counter per tile
-  // (the last block resets its counter, so the workspace is reusable).
+  // Workspace: AG_SPLIT_TILES tile counters (zero-filled when allocated; the
+  // last block resets its counter, so they are zero after every launch, for
+  // any problem), then AG_SPLIT_K * M * N floats of partial tiles. Counters
+  // and partials never overlap, whatever problem used the workspace before.
   {
     __shared__ int is_last;
     const i64 slice = (i64)M * N;
+    unsigned* counters = reinterpret_cast<unsigned*>(workspace);
+    workspace += AG_SPLIT_TILES;
 #pragma unroll
     for (int i = 0; i < AG_TM; ++i) {
       const int m = m0 + (i / AG_QM) * AG_SUB_M + tr * AG_QM + i % AG_QM;
@@ -285,7 +293,6 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
     }
     __threadfence();  // partials visible device-wide before the count
     __syncthreads();
-    unsigned* counters = reinterpret_cast<unsigned*>(workspace + AG_SPLIT_K * slice);
     const int tile = tile_m * tiles_n + tile_n;
     if (tid == 0) is_last = atomicAdd(&counters[tile], 1u) == AG_SPLIT_K - 1;
     __syncthreads();

@@ -137,14 +137,14 @@ size_t KernelConfig::smem_bytes() const {
 bool KernelConfig::can_implement(const Problem& p) const {
   if (trans_a != p.trans_a || trans_b != p.trans_b) return false;
   if (kind == KernelKind::Generic) return true;
+  if (split_k > 1 && ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn) > int64_t(kSplitTiles)) return false;
   return vec == 1 || p.aligned;
 }
 
 size_t KernelConfig::workspace_floats(const Problem& p) const {
   if (kind == KernelKind::Generic || split_k <= 1) return 0;
-  // Partial tiles, then one counter per output tile (see sgemm_tiled.cu).
-  const size_t tiles = size_t((p.m + bm - 1) / bm) * size_t((p.n + bn - 1) / bn);
-  return size_t(split_k) * size_t(p.m) * size_t(p.n) + tiles;
+  // Tile counters, then the partial tiles (see sgemm_tiled.cu).
+  return kSplitTiles + size_t(split_k) * size_t(p.m) * size_t(p.n);
 }
 
 std::vector<std::string> KernelConfig::defines() const {

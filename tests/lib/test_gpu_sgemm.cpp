@@ -157,5 +157,37 @@ TEST_F(GpuSgemm, DispatchExactNearestAndDefault) {
   std::system(("rm -rf " + std::string(dir_template)).c_str());
 }
 
+TEST_F(GpuSgemm, SplitKPlansShareOneStreamWorkspaceAcrossShapes) {
+  // Regression: one workspace per stream serves split-K plans of different
+  // shapes in turn; each result must stay right.
+  char dir_template[] = "/tmp/autogemm-splitk-XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string db = std::string(dir_template) + "/t.db";
+  {
+    auto cache = TuningCache::open(db, TuningCache::Mode::ReadWrite);
+    const std::string hash = KernelTemplate::for_kind(KernelKind::Tiled).hash();
+    WinnerRecord a;
+    a.shape = ShapeKey{64, 64, 4096, false, false, true};
+    a.config = "tiled bm=16 bn=16 bk=16 tm=2 tn=2 wc=4 vec=4 sk=8 sw=1 ta=0 tb=0";
+    a.template_hash = hash, a.median_ms = 1, a.gflops = 1, a.tuned_at = 1;
+    WinnerRecord b = a;
+    b.shape = ShapeKey{256, 512, 2048, false, false, true};
+    b.config = "tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=4 sk=3 sw=1 ta=0 tb=0";
+    ASSERT_TRUE(cache->record_winner(dev_.key(), a, TuningCost{}));
+    ASSERT_TRUE(cache->record_winner(dev_.key(), b, TuningCost{}));
+  }
+  ASSERT_EQ(autogemm_init(db.c_str()), AUTOGEMM_SUCCESS);
+  autogemm_stats before{}, after{};
+  autogemm_get_stats(&before);
+  for (int round = 0; round < 3; ++round) {
+    check(AUTOGEMM_ROW_MAJOR, false, false, 64, 64, 4096, 0, 1.0f, 0.0f);
+    check(AUTOGEMM_ROW_MAJOR, false, false, 256, 512, 2048, 0, 1.0f, 0.5f);
+  }
+  autogemm_get_stats(&after);
+  EXPECT_EQ(after.exact_hits - before.exact_hits, 6u);
+  autogemm_init(nullptr);
+  std::system(("rm -rf " + std::string(dir_template)).c_str());
+}
+
 }  // namespace
 }  // namespace autogemm

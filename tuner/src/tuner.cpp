@@ -124,6 +124,9 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
           workspace = DeviceBuffer(ws * 4);
           AUTOGEMM_CU(cuMemsetD32(workspace.get(), 0, ws));  // kernels keep it zeroed afterwards
         }
+        // Counters zeroed per candidate: a faulty earlier candidate must not
+        // leave traps for the next one.
+        if (ws) AUTOGEMM_CU(cuMemsetD32(workspace.get(), 0, KernelConfig::kSplitTiles));
         auto launch = [&](CUstream s) { k.launch(ver.call(), s, workspace.get()); };
         ver.prepare(stream.get());
         launch(stream.get());

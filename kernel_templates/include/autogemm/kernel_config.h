@@ -41,9 +41,11 @@ struct KernelConfig {
   size_t smem_bytes() const;
   /// True when this config computes `p` correctly (layouts and alignment match).
   bool can_implement(const Problem& p) const;
-  /// Workspace floats needed for `p` (split-K partial sums and tile
-  /// counters), 0 if none. A workspace must be zero-filled when allocated;
-  /// kernels leave it zeroed for the next launch.
+  /// Split-K tile counters at the start of every workspace (AG_SPLIT_TILES).
+  static constexpr size_t kSplitTiles = 65536;
+  /// Workspace floats needed for `p` (tile counters, then split-K partial
+  /// sums), 0 if none. A workspace must be zero-filled when allocated; the
+  /// kernels leave its counters zero, so it serves any later problem.
   size_t workspace_floats(const Problem& p) const;
 
   /// -D definitions for NVRTC.
