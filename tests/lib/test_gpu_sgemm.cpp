@@ -55,14 +55,22 @@ class GpuSgemm : public testing::GpuTest {
     p.lda += pad, p.ldb += pad, p.ldc += pad;
     p.aligned = p.lda % 4 == 0 && p.ldb % 4 == 0 && p.ldc % 4 == 0;
     Verifier ver(p, dev_, alpha, beta, unsigned(m * 31 + n * 7 + k));
-    Stream st;
-    ver.prepare(st.get());
-    ASSERT_EQ(run(user_call(ver.call(), layout), alpha, beta, st.get()), AUTOGEMM_SUCCESS);
-    const VerifyResult r = ver.check(st.get());
+    // One stream for every call of a test: plans share its workspace.
+    if (!stream_) stream_ = std::make_unique<Stream>();
+    const CUstream st = stream_->get();
+    ver.prepare(st);
+    ASSERT_EQ(run(user_call(ver.call(), layout), alpha, beta, st), AUTOGEMM_SUCCESS);
+    const VerifyResult r = ver.check(st);
     EXPECT_TRUE(r.ok) << (layout == AUTOGEMM_ROW_MAJOR ? "row " : "col ") << m << "x" << n << "x" << k << " "
                       << (ta ? 'T' : 'N') << (tb ? 'T' : 'N') << " pad " << pad << " alpha " << alpha << " beta "
                       << beta << ": " << r.why << " rel " << r.rel_error;
   }
+  void TearDown() override {
+    stream_.reset();
+    GpuTest::TearDown();
+  }
+
+  std::unique_ptr<Stream> stream_;
 };
 
 TEST_F(GpuSgemm, AllLayoutsTransposesAndAwkwardShapes) {
