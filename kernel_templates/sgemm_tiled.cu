@@ -306,6 +306,9 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
         const int n = n0 + (j / AG_QN) * AG_SUB_N + tc * AG_QN + j % AG_QN;
         if (m < M && n < N) {
           float sum = 0.f;
+          // Not unrolled: AG_SPLIT_K reaches 256, and an unrolled copy per
+          // accumulator would blow up code size and compile time.
+#pragma unroll 1
           for (int z = 0; z < AG_SPLIT_K; ++z)  // L2 reads (__ldcg): other blocks wrote these
             sum += z == (int)blockIdx.z ? acc[i][j] : __ldcg(workspace + z * slice + (i64)m * N + n);
           acc[i][j] = sum;
