@@ -298,20 +298,24 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
     __syncthreads();
     if (!is_last) return;
     __threadfence();
+    // Slice-major loop: each step issues TM*TN independent L2 loads (__ldcg:
+    // other blocks wrote them) and adds them, so the loads overlap; the sum
+    // of every element still runs over z = 0, 1, ... in order. The loop
+    // itself is not unrolled: AG_SPLIT_K reaches 256.
 #pragma unroll
-    for (int i = 0; i < AG_TM; ++i) {
-      const int m = m0 + (i / AG_QM) * AG_SUB_M + tr * AG_QM + i % AG_QM;
+    for (int i = 0; i < AG_TM; ++i)
 #pragma unroll
-      for (int j = 0; j < AG_TN; ++j) {
-        const int n = n0 + (j / AG_QN) * AG_SUB_N + tc * AG_QN + j % AG_QN;
-        if (m < M && n < N) {
-          float sum = 0.f;
-          // Not unrolled: AG_SPLIT_K reaches 256, and an unrolled copy per
-          // accumulator would blow up code size and compile time.
+      for (int j = 0; j < AG_TN; ++j) acc[i][j] = 0.f;
 #pragma unroll 1
-          for (int z = 0; z < AG_SPLIT_K; ++z)  // L2 reads (__ldcg): other blocks wrote these
-            sum += z == (int)blockIdx.z ? acc[i][j] : __ldcg(workspace + z * slice + (i64)m * N + n);
-          acc[i][j] = sum;
+    for (int z = 0; z < AG_SPLIT_K; ++z) {
+      const float* part = workspace + z * slice;
+#pragma unroll
+      for (int i = 0; i < AG_TM; ++i) {
+        const int m = m0 + (i / AG_QM) * AG_SUB_M + tr * AG_QM + i % AG_QM;
+#pragma unroll
+        for (int j = 0; j < AG_TN; ++j) {
+          const int n = n0 + (j / AG_QN) * AG_SUB_N + tc * AG_QN + j % AG_QN;
+          if (m < M && n < N) acc[i][j] += __ldcg(part + (i64)m * N + n);
         }
       }
     }
