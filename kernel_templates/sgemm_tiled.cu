@@ -20,6 +20,9 @@
 // AG_SPLIT_K     number of K slices computed by different blocks (blockIdx.z);
 //                > 1 reduces them deterministically through a workspace
 //                (see the split-K block at the end of the kernel)
+// AG_SPLIT_REDUCE  with split-K: 0 the last block of each tile reduces it
+//                in-kernel (one launch); 1 agemm_splitk_reduce does it for
+//                all tiles in a second launch, spread over the whole GPU
 // AG_SWIZZLE     block raster: groups of AG_SWIZZLE tile-rows are walked
 //                column by column so concurrently running blocks share
 //                A and B tiles in L2
@@ -291,6 +294,9 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
         if (m < M && n < N) workspace[blockIdx.z * slice + (i64)m * N + n] = acc[i][j];
       }
     }
+#if AG_SPLIT_REDUCE
+    return;  // agemm_splitk_reduce folds the slices in a second launch
+#endif
     __threadfence();  // partials visible device-wide before the count
     __syncthreads();
     const int tile = tile_m * tiles_n + tile_n;
@@ -354,5 +360,24 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
         }
       }
     }
+  }
+}
+
+// Technique: split-K reduction as its own launch (AG_SPLIT_REDUCE == 1).
+// Every thread folds whole elements over the slices in order z = 0, 1, ...
+// (deterministic), and the work spreads over all SMs instead of one block
+// per tile. Partials start after the tile-counter area, as above.
+extern "C" __global__ void agemm_splitk_reduce(int M, int N, float alpha,
+                                               const float* __restrict__ workspace, float beta,
+                                               float* __restrict__ C, i64 ldc) {
+  const float* part = workspace + AG_SPLIT_TILES;
+  const i64 total = (i64)M * N;
+  for (i64 idx = blockIdx.x * (i64)blockDim.x + threadIdx.x; idx < total;
+       idx += (i64)gridDim.x * blockDim.x) {
+    float s = 0.f;
+#pragma unroll 4
+    for (int z = 0; z < AG_SPLIT_K; ++z) s += part[z * total + idx];
+    float* c = C + (idx / N) * ldc + idx % N;
+    *c = beta != 0.f ? fmaf(beta, *c, alpha * s) : alpha * s;  // beta == 0 never reads C
   }
 }

@@ -35,7 +35,9 @@ std::string KernelConfig::to_string() const {
     s << "generic ta=" << trans_a << " tb=" << trans_b;
   } else {
     s << "tiled bm=" << bm << " bn=" << bn << " bk=" << bk << " tm=" << tm << " tn=" << tn
-      << " wc=" << wc << " vec=" << vec << " sk=" << split_k << " sw=" << swizzle
+      << " wc=" << wc << " vec=" << vec << " sk=" << split_k;
+    if (split_k > 1) s << " rd=" << split_reduce;
+    s << " sw=" << swizzle
       << " ta=" << trans_a << " tb=" << trans_b;
   }
   return s.str();
@@ -60,6 +62,8 @@ std::optional<KernelConfig> KernelConfig::parse(const std::string& text, std::st
     if (error) *error = "unknown kernel kind '" + kind + "'";
     return std::nullopt;
   }
+  int rd_i = -1;
+  if (c.kind == KernelKind::Tiled) fields["rd"] = &rd_i;
   fields["ta"] = &ta_i;
   fields["tb"] = &tb_i;
   std::map<std::string, bool> seen;
@@ -82,6 +86,23 @@ std::optional<KernelConfig> KernelConfig::parse(const std::string& text, std::st
       return std::nullopt;
     }
     *it->second = std::stoi(val);
+  }
+  // rd belongs to split-K configs only: required with sk > 1, absent otherwise.
+  if (c.kind == KernelKind::Tiled) {
+    const bool has_rd = seen.count("rd") > 0;
+    if (has_rd != (c.split_k > 1)) {
+      if (error) *error = c.split_k > 1 ? "rd is required when sk > 1" : "rd is only allowed when sk > 1";
+      return std::nullopt;
+    }
+    if (!has_rd) {
+      fields.erase("rd");
+      rd_i = 0;
+    }
+    if (rd_i != 0 && rd_i != 1) {
+      if (error) *error = "rd must be 0 or 1";
+      return std::nullopt;
+    }
+    c.split_reduce = rd_i;
   }
   if (seen.size() != fields.size()) {
     if (error) *error = "missing fields in config '" + text + "'";
@@ -118,6 +139,8 @@ bool KernelConfig::is_valid(std::string* why) const {
     return fail(why, "the warp shape (32/wc x wc) must tile the thread grid");
   if (!one_of(vec, {1, 4})) return fail(why, "vec must be 1 or 4");
   if (split_k < 1 || split_k > 256) return fail(why, "sk must be 1..256");
+  if (split_reduce != 0 && split_reduce != 1) return fail(why, "rd must be 0 or 1");
+  if (split_k == 1 && split_reduce != 0) return fail(why, "rd must be 0 without split-K");
   if (!one_of(swizzle, {1, 2, 4, 8, 16})) return fail(why, "sw must be 1, 2, 4, 8 or 16");
   return true;
 }
@@ -154,6 +177,7 @@ std::vector<std::string> KernelConfig::defines() const {
     const std::pair<const char*, int> v[] = {{"AG_BM", bm},   {"AG_BN", bn},       {"AG_BK", bk},
                                              {"AG_TM", tm},   {"AG_TN", tn},       {"AG_WC", wc},
                                              {"AG_VEC", vec}, {"AG_SPLIT_K", split_k},
+                                             {"AG_SPLIT_REDUCE", split_reduce},
                                              {"AG_SWIZZLE", swizzle}};
     for (const auto& [name, value] : v) d.push_back(std::string("-D") + name + "=" + std::to_string(value));
   }

@@ -21,6 +21,9 @@ LoadedKernel LoadedKernel::load(const KernelConfig& cfg, const std::vector<char>
   k.module_ = Module::load(cubin.data());
   const KernelTemplate& t = KernelTemplate::for_kind(cfg.kind);
   k.main_ = k.module_.function(t.entry());
+  k.sm_count_ = dev.sm_count;
+  if (cfg.kind == KernelKind::Tiled && cfg.split_k > 1 && cfg.split_reduce == 1)
+    k.reduce_ = k.module_.function("agemm_splitk_reduce");
   const DriverApi& d = driver();
   check(d.cuFuncGetAttribute(&k.res_.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, k.main_), "cuFuncGetAttribute");
   check(d.cuFuncGetAttribute(&k.res_.local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, k.main_), "cuFuncGetAttribute");
@@ -60,6 +63,13 @@ void LoadedKernel::launch(const CanonicalCall& call, CUstream stream, CUdevicept
   void* args[] = {&m, &n, &k, &alpha, &a, &lda, &b, &ldb, &beta, &c, &ldc, &workspace};
   check(d.cuLaunchKernel(main_, g.grid_x, g.grid_y, g.grid_z, g.block, 1, 1, g.smem, stream, args, nullptr),
         "cuLaunchKernel(agemm_tiled)");
+  if (reduce_) {
+    const long long total = (long long)m * n;
+    const unsigned blocks = unsigned(std::max<long long>(1, std::min<long long>((total + 255) / 256, (long long)sm_count_ * 8)));
+    void* rargs[] = {&m, &n, &alpha, &workspace, &beta, &c, &ldc};
+    check(d.cuLaunchKernel(reduce_, blocks, 1, 1, 256, 1, 1, 0, stream, rargs, nullptr),
+          "cuLaunchKernel(agemm_splitk_reduce)");
+  }
 }
 
 }  // namespace autogemm

@@ -141,7 +141,7 @@ autogemm::Problem problem(int64_t m, int64_t n, int64_t k) {
 
 TEST(KernelTemplates, TiledGeometry) {
   const KernelConfig c =
-      *KernelConfig::parse("tiled bm=128 bn=64 bk=16 tm=8 tn=4 wc=8 vec=4 sk=4 sw=8 ta=0 tb=0");
+      *KernelConfig::parse("tiled bm=128 bn=64 bk=16 tm=8 tn=4 wc=8 vec=4 sk=4 rd=0 sw=8 ta=0 tb=0");
   const auto g = KernelTemplate::for_kind(KernelKind::Tiled).geometry(c, problem(1000, 130, 77));
   EXPECT_EQ(g.grid_x, 8u * 3u);  // ceil(1000/128) * ceil(130/64)
   EXPECT_EQ(g.grid_y, 1u);

@@ -103,8 +103,10 @@ TEST_F(GpuKernels, TileShapeVariantsAreCorrect) {
 }
 
 TEST_F(GpuKernels, SplitKIsCorrectAndDeterministic) {
-  for (int sk : {2, 3, 8}) {
-    const KernelConfig c = tiled(64, 64, 8, 4, 4, 8, 4, sk, 1);
+  for (int sk : {2, 3, 8})
+  for (int rd : {0, 1}) {
+    KernelConfig c = tiled(64, 64, 8, 4, 4, 8, 4, sk, 1);
+    c.split_reduce = rd;
     for (bool ta : {false, true})
       for (bool tb : {false, true})
         for (const Shape& s : {Shape{64, 64, 4097}, Shape{33, 17, 1000}, Shape{16, 4096, 4096}}) {
@@ -116,8 +118,10 @@ TEST_F(GpuKernels, SplitKIsCorrectAndDeterministic) {
 
 TEST_F(GpuKernels, AlphaZeroNeverReadsAAndB) {
   // A and B full of NaN: alpha == 0 must give exactly beta * C.
+  KernelConfig split_reduce_kernel = tiled(64, 64, 8, 4, 4, 8, 4, 4, 1);
+  split_reduce_kernel.split_reduce = 1;
   for (const KernelConfig& c : {tiled(64, 64, 8, 4, 4, 8, 4, 1, 1), tiled(64, 64, 8, 4, 4, 8, 4, 4, 1),
-                                KernelConfig::generic(false, false)}) {
+                                split_reduce_kernel, KernelConfig::generic(false, false)}) {
     const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, false, false, 100, 100, 300, true);
     Verifier ver(p, dev_, 0.0f, 0.5f, 3);
     Stream st;

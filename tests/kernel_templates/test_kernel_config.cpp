@@ -51,7 +51,8 @@ std::string text(int bm, int bn, int bk, int tm, int tn, int wc = 8, int vec = 4
                  int sw = 8, int ta = 0, int tb = 0) {
   return "tiled bm=" + std::to_string(bm) + " bn=" + std::to_string(bn) + " bk=" + std::to_string(bk) +
          " tm=" + std::to_string(tm) + " tn=" + std::to_string(tn) + " wc=" + std::to_string(wc) +
-         " vec=" + std::to_string(vec) + " sk=" + std::to_string(sk) + " sw=" + std::to_string(sw) +
+         " vec=" + std::to_string(vec) + " sk=" + std::to_string(sk) + (sk > 1 ? " rd=0" : "") +
+         " sw=" + std::to_string(sw) +
          " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb);
 }
 
@@ -109,7 +110,7 @@ TEST(KernelConfigText, RoundTripOfGeneric) {
 }
 
 TEST(KernelConfigText, FieldOrderDoesNotMatter) {
-  const auto c = KernelConfig::parse("tiled tb=1 ta=0 sw=2 sk=4 vec=1 wc=4 tn=4 tm=2 bk=16 bn=64 bm=32");
+  const auto c = KernelConfig::parse("tiled tb=1 ta=0 sw=2 rd=0 sk=4 vec=1 wc=4 tn=4 tm=2 bk=16 bn=64 bm=32");
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(c->to_string(), text(32, 64, 16, 2, 4, 4, 1, 4, 2, 0, 1));
 }
@@ -277,7 +278,7 @@ TEST(KernelConfigDefines, EveryParameterBecomesADefine) {
   const std::vector<std::string> want = {"-DAG_TRANS_A=1", "-DAG_TRANS_B=0", "-DAG_BM=32",
                                          "-DAG_BN=64",     "-DAG_BK=16",     "-DAG_TM=2",
                                          "-DAG_TN=4",      "-DAG_WC=4",      "-DAG_VEC=1",
-                                         "-DAG_SPLIT_K=4", "-DAG_SWIZZLE=2"};
+                                         "-DAG_SPLIT_K=4", "-DAG_SPLIT_REDUCE=0", "-DAG_SWIZZLE=2"};
   const auto d = c.defines();
   for (const auto& w : want) EXPECT_NE(std::find(d.begin(), d.end(), w), d.end()) << w;
   EXPECT_EQ(d.size(), want.size());

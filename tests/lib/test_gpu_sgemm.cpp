@@ -176,11 +176,11 @@ TEST_F(GpuSgemm, SplitKPlansShareOneStreamWorkspaceAcrossShapes) {
     const std::string hash = KernelTemplate::for_kind(KernelKind::Tiled).hash();
     WinnerRecord a;
     a.shape = ShapeKey{64, 64, 4096, false, false, true};
-    a.config = "tiled bm=16 bn=16 bk=16 tm=2 tn=2 wc=4 vec=4 sk=8 sw=1 ta=0 tb=0";
+    a.config = "tiled bm=16 bn=16 bk=16 tm=2 tn=2 wc=4 vec=4 sk=8 rd=0 sw=1 ta=0 tb=0";
     a.template_hash = hash, a.median_ms = 1, a.gflops = 1, a.tuned_at = 1;
     WinnerRecord b = a;
     b.shape = ShapeKey{256, 512, 2048, false, false, true};
-    b.config = "tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=4 sk=3 sw=1 ta=0 tb=0";
+    b.config = "tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=4 sk=3 rd=1 sw=1 ta=0 tb=0";
     ASSERT_TRUE(cache->record_winner(dev_.key(), a, TuningCost{}));
     ASSERT_TRUE(cache->record_winner(dev_.key(), b, TuningCost{}));
   }

@@ -51,6 +51,7 @@ std::vector<KernelConfig> SearchSpace::enumerate(const Problem& p, const SearchL
                 if (sk > 1 && (tiles >= lim.sm_count || tiles * sk > 8 * lim.sm_count ||
                                p.k / sk < 4 * bk))
                   continue;
+                for (int rd = 0; rd <= (sk > 1 ? 1 : 0); ++rd)
                 for (int sw : {1, 8}) {
                   if (sw > 1 && (p.m + bm - 1) / bm < 2 * sw) continue;
                   KernelConfig c;
@@ -58,6 +59,7 @@ std::vector<KernelConfig> SearchSpace::enumerate(const Problem& p, const SearchL
                   c.bm = bm, c.bn = bn, c.bk = bk, c.tm = tm, c.tn = tn, c.wc = wc;
                   c.vec = p.aligned ? 4 : 1;
                   c.split_k = sk;
+                  c.split_reduce = rd;
                   c.swizzle = sw;
                   c.trans_a = p.trans_a, c.trans_b = p.trans_b;
                   if (!c.is_valid() || !c.can_implement(p)) continue;

@@ -24,11 +24,14 @@ struct KernelConfig {
   int wc = 8;       ///< threads of a warp along N
   int vec = 1;      ///< 4: 16-byte global access (aligned class); 1: any
   int split_k = 1;  ///< K slices reduced deterministically (1..256)
+  int split_reduce = 0;  ///< split-K only: 0 the last block of a tile reduces
+                         ///< in-kernel; 1 a second kernel reduces all tiles
   int swizzle = 1;  ///< block raster group height
   // Operand layouts of the canonical problem the kernel is built for.
   bool trans_a = false, trans_b = false;
 
-  /// Canonical text, e.g. "tiled bm=128 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0".
+  /// Canonical text, e.g. "tiled bm=128 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0";
+  /// with split-K the reduction mode follows sk: "... sk=8 rd=1 sw=1 ...".
   std::string to_string() const;
   /// Parses canonical text; nullopt (with *error) unless every field is present,
   /// known and in range (is_valid).

@@ -56,6 +56,8 @@ class LoadedKernel {
   KernelResources res_;
   Module module_;
   CUfunction main_ = nullptr;
+  CUfunction reduce_ = nullptr;  ///< split-K with rd=1
+  int sm_count_ = 0;
 };
 
 }  // namespace autogemm
