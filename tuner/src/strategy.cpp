@@ -50,6 +50,10 @@ double model_cost(const KernelConfig& c, const Problem& p, const SearchLimits& l
   double cost = waves * occ * block_fma / per_sm_rate;
   // Split-K: partials written and read back once more, plus a second launch.
   if (c.split_k > 1) cost += double(p.m) * p.n * c.split_k * 64.0 / lim.sm_count + 4e5;
+  // rd=0: one block per tile folds all slices (few SMs busy, one launch);
+  // rd=1: a second launch spreads the fold over every SM.
+  if (c.split_k > 1)
+    cost += c.split_reduce ? 3e5 : double(c.split_k) * c.bm * c.bn * 16.0 * std::ceil(tiles_m * tiles_n / lim.sm_count);
   return cost;
 }
 
