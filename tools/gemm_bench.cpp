@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_out, "also write the results as JSON to this file");
   app.add_option("--overhead-calls", overhead_calls, "calls timed for the host dispatch overhead (0: skip)");
   CLI11_PARSE(app, argc, argv);
+  route_default_logger_to_autogemm();
 
   std::vector<ShapeSpec> specs;
   try {

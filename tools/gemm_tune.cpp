@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_out, "also write the results as JSON to this file");
   CLI11_PARSE(app, argc, argv);
   set_default_log_level(spdlog::level::info);
+  route_default_logger_to_autogemm();
 
   std::vector<ShapeSpec> specs;
   try {
@@ -87,11 +88,8 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  std::string why;
-  if (!gpu_available(&why)) {
-    std::fprintf(stderr, "gemm_tune: no CUDA GPU is available on this machine (%s).\n", why.c_str());
-    return 3;
-  }
+  // The cache first: a file that cannot be written is reported before any
+  // GPU work starts (and on machines without a GPU too).
   const std::string path = db.empty() ? TuningCache::default_path() : db;
   std::unique_ptr<TuningCache> cache;
   try {
@@ -99,6 +97,11 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gemm_tune: cannot use the tuning cache: %s\n", e.what());
     return 4;
+  }
+  std::string why;
+  if (!gpu_available(&why)) {
+    std::fprintf(stderr, "gemm_tune: no CUDA GPU is available on this machine (%s).\n", why.c_str());
+    return 3;
   }
 
   try {

@@ -20,10 +20,14 @@ std::shared_ptr<spdlog::logger> make_logger() {
 
 }  // namespace
 
-spdlog::logger& log() {
-  static std::shared_ptr<spdlog::logger> logger = make_logger();
-  return *logger;
+const std::shared_ptr<spdlog::logger>& logger_ptr() {
+  static const std::shared_ptr<spdlog::logger> logger = make_logger();
+  return logger;
 }
+
+spdlog::logger& log() { return *logger_ptr(); }
+
+void route_default_logger_to_autogemm() { spdlog::set_default_logger(logger_ptr()); }
 
 void set_default_log_level(spdlog::level::level_enum level) {
   if (std::getenv("AUTOGEMM_LOG_LEVEL")) return;
