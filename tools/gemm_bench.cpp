@@ -75,17 +75,7 @@ int main(int argc, char** argv) {
 
   std::vector<ShapeSpec> specs;
   try {
-    for (const auto& s : shapes) {
-      ShapeSpec spec;
-      std::string err;
-      if (!parse_shape(s, &spec, &err)) throw std::runtime_error(err);
-      specs.push_back(spec);
-    }
-    if (!shapes_file.empty()) {
-      auto more = read_shapes_file(shapes_file);
-      specs.insert(specs.end(), more.begin(), more.end());
-    }
-    if (specs.empty()) specs = default_suite();
+    specs = resolve_shapes(shapes, shapes_file);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gemm_bench: %s\n", e.what());
     return 2;

@@ -56,3 +56,21 @@ TEST(ShapesFile, MissingFileIsAClearError) {
 
 }  // namespace
 }  // namespace autogemm
+
+namespace autogemm {
+namespace {
+
+TEST(ResolveShapes, CommandLineThenFileElseSuite) {
+  EXPECT_EQ(resolve_shapes({}, "").size(), default_suite().size());
+  const std::string path = write_temp("7x8x9:TT\n");
+  const auto s = resolve_shapes({"1x2x3", "col:4x5x6:NT"}, path);
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[0].to_string(), "1x2x3:NN");
+  EXPECT_EQ(s[1].to_string(), "col:4x5x6:NT");
+  EXPECT_EQ(s[2].to_string(), "7x8x9:TT");
+  EXPECT_THROW(resolve_shapes({"4096x4096"}, ""), std::runtime_error);
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace autogemm

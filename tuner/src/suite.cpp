@@ -50,4 +50,20 @@ std::vector<ShapeSpec> read_shapes_file(const std::string& path) {
   return out;
 }
 
+std::vector<ShapeSpec> resolve_shapes(const std::vector<std::string>& shapes, const std::string& shapes_file) {
+  std::vector<ShapeSpec> out;
+  for (const auto& text : shapes) {
+    ShapeSpec spec;
+    std::string err;
+    if (!parse_shape(text, &spec, &err)) throw std::runtime_error(err);
+    out.push_back(spec);
+  }
+  if (!shapes_file.empty()) {
+    auto more = read_shapes_file(shapes_file);
+    out.insert(out.end(), more.begin(), more.end());
+  }
+  if (out.empty()) out = default_suite();
+  return out;
+}
+
 }  // namespace autogemm

@@ -69,4 +69,9 @@ std::vector<ShapeSpec> default_suite();
 /// lines and '#' comments ignored. Throws std::runtime_error naming the line.
 std::vector<ShapeSpec> read_shapes_file(const std::string& path);
 
+/// The shapes a tool was asked for: each `--shape` text, then the shapes
+/// file's lines; the public suite when both are empty. Throws
+/// std::runtime_error naming the first bad shape.
+std::vector<ShapeSpec> resolve_shapes(const std::vector<std::string>& shapes, const std::string& shapes_file);
+
 }  // namespace autogemm
