@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <vector>
 
 #include "autogemm/tuning_cache.h"
@@ -80,6 +81,29 @@ void create_cache_file(const std::string& path) {
   }
   fchmod(fd, 0600);  // ours: exactly 0600 whatever the umask
   close(fd);
+}
+
+void check_directory(const std::string& path, bool writable) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (access(dir.c_str(), W_OK | X_OK) == 0) return;
+  const std::string why = std::strerror(errno);
+  if (writable) {
+    if (path_exists(path + "-wal") && path_exists(path + "-shm")) return;
+    throw CacheError("tuning cache " + path + ": its directory " + dir + " is not writable (" +
+                     why + "), and SQLite must create its -wal and -shm (or -journal) files "
+                     "beside the file to write it. Make the directory writable, or use "
+                     "another cache file.");
+  }
+  // Read-only: only a WAL-mode file (header bytes 18 and 19 are 2) needs its -shm.
+  unsigned char h[20] = {};
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(h), sizeof h);
+  if (in.gcount() != sizeof h || h[18] != 2 || h[19] != 2 || path_exists(path + "-shm")) return;
+  throw CacheError("tuning cache " + path + ": is in WAL mode, and its directory " + dir +
+                   " is not writable (" + why + "), so SQLite cannot create the -shm file it "
+                   "needs to read it. Make the directory writable, or switch the file to the "
+                   "rollback journal (sqlite3 " + path + " 'PRAGMA journal_mode=DELETE').");
 }
 
 }  // namespace autogemm::detail

@@ -19,4 +19,12 @@ bool path_exists(const std::string& path);
 /// directories and files are left exactly as they are. Throws CacheError.
 void create_cache_file(const std::string& path);
 
+/// Refuses (CacheError, one sentence) a cache whose directory this process
+/// cannot write where SQLite would need to create its side files there:
+/// read-write, unless both <path>-wal and <path>-shm exist (SQLite creates a
+/// -journal, or -wal and -shm, beside the file); read-only, only a WAL-mode file
+/// whose <path>-shm does not exist (SQLite needs one to read it). Without this,
+/// SQLite fails later with a misleading "attempt to write a readonly database".
+void check_directory(const std::string& path, bool writable);
+
 }  // namespace autogemm::detail

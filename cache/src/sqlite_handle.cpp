@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cstring>
 #include <memory>
 #include <utility>
 
@@ -58,8 +59,12 @@ std::string Db::query_text(const char* sql) const {
 }
 
 void Db::fail(const std::string& action) const {
-  const std::string msg = db_ ? sqlite3_errmsg(db_) : "no connection";
+  std::string msg = db_ ? sqlite3_errmsg(db_) : "no connection";
   const int code = db_ ? (sqlite3_extended_errcode(db_) & 0xff) : SQLITE_MISUSE;
+  // SQLite's "disk I/O error" says nothing of the cause: add the system's word
+  // for it (e.g. "No space left on device").
+  if (code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN)
+    if (const int err = sqlite3_system_errno(db_)) msg += std::string(" (") + std::strerror(err) + ")";
   if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
     refuse("is corrupt or not a database (" + msg + ", while " + action +
            "); refusing to use it. Move it away, or point AUTOGEMM_CACHE at another file.");

@@ -47,6 +47,9 @@ void enable_wal(detail::Db& db) {
   try {
     mode = db.query_text("PRAGMA journal_mode = WAL");
   } catch (const CacheError& e) {
+    // A full disk or an I/O error is no reason to try another journal: report it.
+    const int err = sqlite3_system_errno(db.get());
+    if (err == ENOSPC || err == EDQUOT || err == EFBIG || err == EIO) throw;
     mode = e.what();
   }
   if (mode != "wal")
@@ -86,6 +89,7 @@ std::unique_ptr<TuningCache> TuningCache::open(const std::string& path, Mode mod
                      ": does not exist (opened read-only, so it is not created).");
 
   detail::check_header(path, writable);
+  detail::check_directory(path, writable);
   const int flags =
       (writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX;
   auto impl = std::make_unique<Impl>(path, flags);

@@ -117,9 +117,18 @@ std::string ShapeSpec::to_string() const {
 Problem ShapeSpec::problem() const { return make_problem(layout, trans_a, trans_b, m, n, k, true); }
 
 bool parse_shape(const std::string& text, ShapeSpec* out, std::string* error) {
-  static const std::regex re(R"(^\s*(?:(row|col):)?(\d{1,10})x(\d{1,10})x(\d{1,10})(?::([NT])([NT]))?\s*$)");
+  static const std::regex re(R"(^(?:(row|col):)?(\d{1,10})x(\d{1,10})x(\d{1,10})(?::([NT])([NT]))?$)");
+  // Surrounding white space is trimmed here, not by the regex: libstdc++'s
+  // std::regex recurses once per character a `\s*` consumes, so a long run of
+  // blanks overflowed the stack (found by tests/fuzz/fuzz_parse_shape). The
+  // longest valid shape, "col:" + 3 x 10 digits + "x"s + ":TT", is 39 chars.
+  static const char* const kSpace = " \t\n\v\f\r";
+  const size_t first = text.find_first_not_of(kSpace);
+  const std::string body =
+      first == std::string::npos ? std::string()
+                                 : text.substr(first, text.find_last_not_of(kSpace) - first + 1);
   std::smatch mt;
-  if (!std::regex_match(text, mt, re)) {
+  if (body.size() > 64 || !std::regex_match(body, mt, re)) {
     if (error) *error = "shape '" + text + "' is not of the form [row:|col:]MxNxK[:NN|NT|TN|TT]";
     return false;
   }

@@ -2,6 +2,9 @@
 // can pick for the public suite on an H100/H200 (sm_90), plus the built-in
 // defaults of every layout and alignment class. No GPU needed: NVRTC is a
 // compiler. A template edit that breaks any reachable config fails here.
+// Split-K factors only set a loop bound and a grid size, so configs that
+// differ in nothing but the factor are compiled once (with factor 2): ~730
+// compiles instead of ~1200, a few minutes on two cores.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -24,8 +27,10 @@ TEST(DefaultSpace, EveryReachableConfigCompilesForSm90) {
     for (bool aligned : {true, false}) {
       Problem p = spec.problem();
       p.aligned = aligned;
-      for (const KernelConfig& c : select_candidates(StrategyKind::Model, SearchSpace::enumerate(p, lim), p, lim, 48, 1))
+      for (KernelConfig c : select_candidates(StrategyKind::Model, SearchSpace::enumerate(p, lim), p, lim, 48, 1)) {
+        if (c.split_k > 1) c.split_k = 2;
         configs.insert(c.to_string());
+      }
       configs.insert(default_config(p).to_string());
     }
   }

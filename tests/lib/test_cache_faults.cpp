@@ -1,0 +1,554 @@
+// The library (libautogemm, through its public C API) on a tuning cache file
+// that is damaged, foreign, newer, older, unreadable, on a full disk or
+// locked: autogemm_init returns AUTOGEMM_CACHE_ERROR and prints exactly one
+// warning (or, where nothing is wrong for a reader, returns AUTOGEMM_SUCCESS
+// silently), the file is left byte for byte as it was, and autogemm keeps
+// working on its built-in defaults: a quick-return call succeeds and a call
+// that needs the GPU gets as far as the device (AUTOGEMM_NO_DEVICE here).
+//
+// Each case runs in a child process (this binary with --cache-fault-child):
+// a fresh library state, its own stderr to count warnings in, and the
+// conditions a case needs: user "nobody" through setpriv(1) where permission
+// bits must count (tests run as root in CI, and root ignores them), a
+// file-size limit (RLIMIT_FSIZE, SIGXFSZ ignored) for a full disk. A lock is
+// held by another process with a raw SQLite connection.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "autogemm/autogemm.h"
+#include "autogemm/tuning_cache.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using autogemm::TuningCache;
+
+constexpr uid_t kNobody = 65534;
+
+// --- files -------------------------------------------------------------------
+
+std::vector<char> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const std::string& path, const std::vector<char>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+void raw_sql(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+  const std::string msg = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(db);
+  ASSERT_EQ(rc, SQLITE_OK) << msg;
+}
+
+/// mkdtemp under /tmp, removed (permissions restored first) at the end.
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/autogemm-lib-faults-XXXXXX";
+    const char* p = mkdtemp(tmpl);
+    if (!p) throw std::runtime_error("mkdtemp failed");
+    path_ = p;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(path_, ec); !ec && it != fs::end(it);
+         it.increment(ec))
+      if (it->is_directory(ec)) fs::permissions(it->path(), fs::perms::owner_all, ec);
+    fs::permissions(path_, fs::perms::owner_all, ec);
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// A valid, current cache with some rows (its -wal is checkpointed away on close).
+void make_valid_cache(const std::string& path) {
+  auto cache = TuningCache::open(path, TuningCache::Mode::ReadWrite);
+  const autogemm::DeviceKey dev{"NVIDIA H200", 9, 0, 132, 13000, 13000};
+  std::vector<autogemm::TrialRecord> trials;
+  for (int i = 0; i < 200; ++i)
+    trials.push_back({"config_" + std::to_string(i), autogemm::TrialStatus::Ok, 1.0 + i, 0.01,
+                      10.0 * i, std::string(100, 'a' + i % 26)});
+  cache->record_trials(dev, {512, 512, 512, false, false, true}, "hash1", trials);
+  for (int i = 1; i <= 40; ++i) {
+    autogemm::WinnerRecord w;
+    w.shape = {i * 16, 64, 64, false, false, true};
+    w.config = "cfg";
+    w.template_hash = "hash1";
+    w.median_ms = 1;
+    cache->record_winner(dev, w, {1, 0.1, 0.2, "exhaustive"});
+  }
+}
+
+// Schema version 1 as released (the cache tests keep the same copy).
+const char* const kVersion1 = R"sql(
+PRAGMA application_id = 1095189837;
+PRAGMA user_version = 1;
+CREATE TABLE devices (
+  id INTEGER PRIMARY KEY, name TEXT NOT NULL, cc_major INTEGER NOT NULL,
+  cc_minor INTEGER NOT NULL, sm_count INTEGER NOT NULL, driver_version INTEGER NOT NULL,
+  nvrtc_version INTEGER NOT NULL, first_seen INTEGER NOT NULL,
+  UNIQUE (name, cc_major, cc_minor, sm_count, driver_version, nvrtc_version));
+CREATE TABLE trials (
+  device_id INTEGER NOT NULL REFERENCES devices(id),
+  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
+  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
+  template_hash TEXT NOT NULL, config TEXT NOT NULL, status TEXT NOT NULL,
+  median_ms REAL NOT NULL, spread_ms REAL NOT NULL, gflops REAL NOT NULL,
+  detail TEXT NOT NULL DEFAULT '', recorded_at INTEGER NOT NULL,
+  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned, template_hash, config));
+CREATE TABLE winners (
+  device_id INTEGER NOT NULL REFERENCES devices(id),
+  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
+  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
+  config TEXT NOT NULL, template_hash TEXT NOT NULL, median_ms REAL NOT NULL,
+  spread_ms REAL NOT NULL, gflops REAL NOT NULL, tuned_at INTEGER NOT NULL,
+  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned));
+CREATE TABLE cubins (
+  template_hash TEXT NOT NULL, config TEXT NOT NULL, arch TEXT NOT NULL,
+  nvrtc_version INTEGER NOT NULL, cubin BLOB NOT NULL, created_at INTEGER NOT NULL,
+  PRIMARY KEY (template_hash, config, arch, nvrtc_version));
+INSERT INTO devices VALUES (1, 'NVIDIA H200', 9, 0, 132, 13000, 13000, 1700000000);
+INSERT INTO trials VALUES (1, 256, 128, 64, 0, 1, 1, 'hash1', 'cfgA', 'ok', 0.5, 0.01, 8.4, '',
+                           1700000001);
+INSERT INTO winners VALUES (1, 256, 128, 64, 0, 1, 1, 'cfgA', 'hash1', 0.5, 0.01, 8.4,
+                            1700000003);
+)sql";
+
+// --- the child: what an application sees ------------------------------------------
+
+/// Runs in the child process: init on `path`, then one quick-return call and
+/// one call that needs the GPU; prints the three statuses on stdout.
+int child_main(const char* path) {
+  const autogemm_status init = autogemm_init(path);
+  const auto* a = reinterpret_cast<const float*>(std::uintptr_t(0x10000));  // never dereferenced
+  const auto* b = reinterpret_cast<const float*>(std::uintptr_t(0x20000));
+  auto* c = reinterpret_cast<float*>(std::uintptr_t(0x30000));
+  const autogemm_status quick = autogemm_sgemm(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS,
+                                               AUTOGEMM_NO_TRANS, 0, 8, 8, 1.f, a, 8, b, 8, 0.f,
+                                               c, 8, nullptr);
+  const autogemm_status work = autogemm_sgemm(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS,
+                                              AUTOGEMM_NO_TRANS, 8, 8, 8, 1.f, a, 8, b, 8, 0.f,
+                                              c, 8, nullptr);
+  std::printf("init=%d quick=%d work=%d\n", int(init), int(quick), int(work));
+  return 0;
+}
+
+// --- running the child ---------------------------------------------------------------
+
+std::string self_exe() {
+  char self[4096] = {};
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  return n > 0 ? std::string(self, size_t(n)) : std::string();
+}
+
+bool have_setpriv() { return access("/usr/bin/setpriv", X_OK) == 0; }
+
+struct Child {
+  std::vector<std::string> env;  ///< NAME=value added to the environment
+  bool as_nobody = false;        ///< run as uid/gid 65534 (through setpriv when root)
+  long fsize_limit = -1;         ///< RLIMIT_FSIZE in bytes (a full disk), -1: none
+};
+
+struct Outcome {
+  int status = -1;  ///< exit status, -1 if killed by a signal
+  std::string out, err;
+  double seconds = 0;
+};
+
+Outcome run_child(const std::string& cache_path, const Child& how = {}) {
+  std::vector<std::string> argv;
+  if (how.as_nobody && geteuid() == 0)
+    argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
+  argv.insert(argv.end(), {self_exe(), "--cache-fault-child", cache_path});
+  // Pipes, not files: under a file-size limit a write to a file would fail.
+  int out_pipe[2], err_pipe[2];
+  Outcome o;
+  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
+    ADD_FAILURE() << "pipe failed";
+    return o;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    unsetenv("AUTOGEMM_LOG_LEVEL");  // the default level (warn), as an application has it
+    for (const std::string& e : how.env) putenv(const_cast<char*>(e.c_str()));
+    if (how.fsize_limit >= 0) {
+      signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails with EFBIG instead of killing
+      rlimit rl{static_cast<rlim_t>(how.fsize_limit), static_cast<rlim_t>(how.fsize_limit)};
+      setrlimit(RLIMIT_FSIZE, &rl);
+    }
+    std::vector<char*> cargv;
+    for (std::string& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    execv(cargv[0], cargv.data());
+    _exit(127);
+  }
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* dest[2] = {&o.out, &o.err};
+  int open_fds = 2;
+  while (open_fds > 0 && poll(fds, 2, -1) > 0) {
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buf[4096];
+      const ssize_t n = read(fds[i].fd, buf, sizeof buf);
+      if (n > 0) {
+        dest[i]->append(buf, size_t(n));
+      } else {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+bool driver_installed() {
+  void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (h) dlclose(h);
+  return h != nullptr;
+}
+
+/// The child's statuses, and that the library kept working on defaults.
+void expect_working(const Outcome& o, autogemm_status init) {
+  ASSERT_EQ(o.status, 0) << "stdout:\n" << o.out << "stderr:\n" << o.err;
+  int i = -1, q = -1, w = -1;
+  ASSERT_EQ(std::sscanf(o.out.c_str(), "init=%d quick=%d work=%d", &i, &q, &w), 3) << o.out;
+  EXPECT_EQ(i, int(init)) << autogemm_status_string(autogemm_status(i)) << "\n" << o.err;
+  EXPECT_EQ(q, int(AUTOGEMM_SUCCESS)) << autogemm_status_string(autogemm_status(q));
+  if (driver_installed())  // no context is ever made current in the child
+    EXPECT_TRUE(w == AUTOGEMM_NO_DEVICE || w == AUTOGEMM_NO_CONTEXT)
+        << autogemm_status_string(autogemm_status(w));
+  else
+    EXPECT_EQ(w, int(AUTOGEMM_NO_DEVICE)) << autogemm_status_string(autogemm_status(w));
+}
+
+/// autogemm_init(db) returns AUTOGEMM_CACHE_ERROR with exactly one warning
+/// line on stderr, "[autogemm W] tuning cache unusable, running on built-in
+/// defaults: tuning cache <db>: <reason>", containing `reason`; the library
+/// keeps working; `db` is unchanged and no file next to it is removed.
+Outcome expect_refused(const std::string& db, const std::string& reason, const Child& how = {}) {
+  const auto before = read_bytes(db);
+  const Outcome o = run_child(db, how);
+  expect_working(o, AUTOGEMM_CACHE_ERROR);
+  const auto errs = lines(o.err);
+  EXPECT_EQ(errs.size(), 1u) << o.err;
+  if (!errs.empty()) {
+    const std::string& e = errs.front();
+    EXPECT_EQ(e.rfind("[autogemm W] tuning cache unusable, running on built-in defaults: "
+                      "tuning cache " + db + ": ", 0),
+              0u)
+        << e;
+    EXPECT_NE(e.find(reason), std::string::npos) << "expected \"" << reason << "\" in: " << e;
+  }
+  EXPECT_TRUE(fs::exists(db));
+  EXPECT_TRUE(read_bytes(db) == before) << db << " was modified";
+  return o;
+}
+
+/// autogemm_init(db) succeeds without a word on stderr; the library works;
+/// `db` (if it exists) is unchanged.
+Outcome expect_accepted(const std::string& db, const Child& how = {}) {
+  const bool existed = fs::exists(db);
+  const auto before = read_bytes(db);
+  const Outcome o = run_child(db, how);
+  expect_working(o, AUTOGEMM_SUCCESS);
+  EXPECT_EQ(o.err, "");
+  EXPECT_EQ(fs::exists(db), existed);
+  EXPECT_TRUE(read_bytes(db) == before) << db << " was modified";
+  return o;
+}
+
+bool can_drop_root(std::string* why) {
+  if (geteuid() != 0 || have_setpriv()) return true;
+  *why = "running as root without setpriv(1): root ignores permission bits";
+  return false;
+}
+
+/// Makes `dir` (and what is in it) belong to the user the child runs as.
+void give_to_runner(const std::string& dir) {
+  if (geteuid() != 0) return;
+  ASSERT_EQ(chown(dir.c_str(), kNobody, kNobody), 0);
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    ASSERT_EQ(chown(e.path().c_str(), kNobody, kNobody), 0);
+}
+
+/// Another process that holds an exclusive write lock on a file until released.
+/// (A separate process: POSIX locks are per process, and any close() of the
+/// file in the process that holds them, e.g. reading its bytes, drops them.)
+class LockHolder {
+ public:
+  explicit LockHolder(const std::string& db) {
+    int ready[2], release[2];
+    if (pipe(ready) != 0 || pipe(release) != 0) throw std::runtime_error("pipe failed");
+    pid_ = fork();
+    if (pid_ == 0) {
+      close(ready[0]);
+      close(release[1]);
+      sqlite3* h = nullptr;
+      char ok = 0;
+      if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK &&
+          sqlite3_exec(h, "BEGIN EXCLUSIVE; INSERT INTO winners SELECT * FROM winners WHERE 0",
+                       nullptr, nullptr, nullptr) == SQLITE_OK)
+        ok = 1;
+      if (write(ready[1], &ok, 1) != 1) _exit(1);
+      char c;
+      while (read(release[0], &c, 1) > 0) {
+      }
+      sqlite3_exec(h, "ROLLBACK", nullptr, nullptr, nullptr);
+      sqlite3_close(h);
+      _exit(0);
+    }
+    close(ready[1]);
+    close(release[0]);
+    release_ = release[1];
+    char ok = 0;
+    locked_ = read(ready[0], &ok, 1) == 1 && ok == 1;
+    close(ready[0]);
+  }
+  ~LockHolder() { release(); }
+  bool locked() const { return locked_; }
+  void release() {
+    if (release_ < 0) return;
+    close(release_);
+    release_ = -1;
+    int st = 0;
+    waitpid(pid_, &st, 0);
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int release_ = -1;
+  bool locked_ = false;
+};
+
+// --- the faults ----------------------------------------------------------------------
+
+TEST(LibCacheFaults, ValidCacheIsReadSilently) {
+  TempDir dir;
+  const std::string db = dir.file("good.db");
+  make_valid_cache(db);
+  expect_accepted(db);
+}
+
+TEST(LibCacheFaults, CorruptFileWithFlippedBytes) {
+  TempDir dir;
+  const std::string db = dir.file("flipped.db");
+  make_valid_cache(db);
+  auto bytes = read_bytes(db);
+  ASSERT_GT(bytes.size(), 8 * 4096u);
+  for (size_t p = 2; p * 4096 < bytes.size(); p += 3) bytes[p * 4096 + 3] ^= 0x5a;  // cell counts
+  write_bytes(db, bytes);
+  expect_refused(db, "is corrupt");
+  auto magic = read_bytes(db);
+  magic[5] ^= 0x20;  // "SQLite format 3"
+  write_bytes(db, magic);
+  expect_refused(db, "is not a database");
+}
+
+TEST(LibCacheFaults, TruncatedFile) {
+  TempDir dir;
+  const std::string full = dir.file("full.db");
+  make_valid_cache(full);
+  const auto bytes = read_bytes(full);
+  const std::string half = dir.file("half.db");
+  write_bytes(half, std::vector<char>(bytes.begin(), bytes.begin() + long(bytes.size() / 2)));
+  expect_refused(half, "corrupt");
+  const std::string header_only = dir.file("header_only.db");
+  write_bytes(header_only, std::vector<char>(bytes.begin(), bytes.begin() + 60));
+  expect_refused(header_only, "is not a database");
+}
+
+TEST(LibCacheFaults, ZeroByteFile) {
+  TempDir dir;
+  const std::string db = dir.file("zero.db");
+  write_bytes(db, {});
+  expect_refused(db, "is an empty database");
+  EXPECT_EQ(fs::file_size(db), 0u);
+}
+
+TEST(LibCacheFaults, NotAnSqliteFile) {
+  TempDir dir;
+  const std::string db = dir.file("notes.txt");
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "line " + std::to_string(i) + " of somebody's notes\n";
+  write_bytes(db, {text.begin(), text.end()});
+  expect_refused(db, "is not a database (no SQLite header)");
+}
+
+TEST(LibCacheFaults, AnotherApplicationsSqliteFile) {
+  TempDir dir;
+  const std::string db = dir.file("places.sqlite");
+  raw_sql(db, "CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT);"
+              "INSERT INTO moz_places (url) VALUES ('https://example.org')");
+  expect_refused(db, "another program");
+  const std::string tagged = dir.file("tagged.sqlite");
+  raw_sql(tagged, "PRAGMA application_id = 305419896; CREATE TABLE t (x); INSERT INTO t VALUES (1)");
+  expect_refused(tagged, "another program (application_id 0x12345678)");
+}
+
+TEST(LibCacheFaults, NewerSchemaVersion) {
+  TempDir dir;
+  const std::string db = dir.file("newer.db");
+  make_valid_cache(db);
+  raw_sql(db, "PRAGMA user_version = " + std::to_string(TuningCache::schema_version() + 1));
+  expect_refused(db, "was written by a newer autogemm");
+}
+
+// Only a read-write open (gemm_tune) migrates; the library says so and goes on.
+TEST(LibCacheFaults, OlderSchemaIsNotMigratedReadOnly) {
+  TempDir dir;
+  const std::string db = dir.file("v1.db");
+  raw_sql(db, kVersion1);
+  expect_refused(db, "cannot be migrated read-only");
+}
+
+// The library only reads: a read-only file is fine.
+TEST(LibCacheFaults, ReadOnlyFileIsRead) {
+  std::string why;
+  if (!can_drop_root(&why)) GTEST_SKIP() << why;
+  TempDir dir;
+  const std::string db = dir.file("ro.db");
+  make_valid_cache(db);
+  give_to_runner(dir.path());
+  ASSERT_EQ(chmod(db.c_str(), 0400), 0);
+  expect_accepted(db, {{}, true});
+}
+
+// A WAL-mode cache (what gemm_tune writes) in a directory the reader cannot
+// write to: SQLite cannot create the -shm file it needs to read it (unless a
+// process that can has it open), so it is refused with one warning that says
+// so and how to fix it; in rollback-journal mode the same file is read.
+TEST(LibCacheFaults, ReadOnlyDirectory) {
+  std::string why;
+  if (!can_drop_root(&why)) GTEST_SKIP() << why;
+  TempDir dir;
+  const std::string sub = dir.file("ro");
+  ASSERT_EQ(mkdir(sub.c_str(), 0700), 0);
+  const std::string db = sub + "/tuning.db";
+  make_valid_cache(db);
+  give_to_runner(dir.path());
+  ASSERT_EQ(chmod(sub.c_str(), 0500), 0);
+  ASSERT_EQ(chmod(db.c_str(), 0400), 0);
+  expect_refused(db, "is in WAL mode, and its directory " + sub + " is not writable", {{}, true});
+  const std::string rollback = sub + "/rollback.db";
+  ASSERT_EQ(chmod(sub.c_str(), 0700), 0);
+  make_valid_cache(rollback);
+  raw_sql(rollback, "PRAGMA journal_mode = DELETE");
+  give_to_runner(dir.path());
+  ASSERT_EQ(chmod(sub.c_str(), 0500), 0);
+  expect_accepted(rollback, {{}, true});
+  // Nothing there: built-in defaults, no warning, nothing created.
+  expect_accepted(sub + "/none.db", {{}, true});
+}
+
+TEST(LibCacheFaults, MissingDirectoryMeansDefaultsSilently) {
+  TempDir dir;
+  expect_accepted(dir.file("no/such/dir/tuning.db"));
+  EXPECT_FALSE(fs::exists(dir.file("no")));
+}
+
+// A full disk (simulated with a file-size limit: EFBIG, "File too large"; a
+// real one reads "No space left on device"): the library writes nothing to
+// the cache, but SQLite must size a -shm file to read a WAL-mode one.
+TEST(LibCacheFaults, FullDisk) {
+  TempDir dir;
+  const std::string db = dir.file("good.db");
+  make_valid_cache(db);
+  Child full;
+  full.fsize_limit = 0;
+  expect_refused(db, "disk I/O error (File too large)", full);
+}
+
+// A writer holding the lock does not block a reader of a WAL-mode cache (the
+// format gemm_tune writes); a rollback-journal file is reported after the
+// busy timeout (200 ms here), with one warning.
+TEST(LibCacheFaults, LockedByAnotherWriterPastTheTimeout) {
+  TempDir dir;
+  Child quick;
+  quick.env = {"AUTOGEMM_CACHE_BUSY_MS=200"};
+  {
+    const std::string db = dir.file("wal.db");
+    make_valid_cache(db);
+    LockHolder holder(db);
+    ASSERT_TRUE(holder.locked());
+    expect_accepted(db, quick);
+  }
+  {
+    const std::string db = dir.file("delete_mode.db");
+    make_valid_cache(db);
+    raw_sql(db, "PRAGMA journal_mode = DELETE");
+    const auto before = read_bytes(db);
+    LockHolder holder(db);
+    ASSERT_TRUE(holder.locked());
+    const Outcome o = expect_refused(db, "database is locked", quick);
+    EXPECT_NE(o.err.find("AUTOGEMM_CACHE_BUSY_MS"), std::string::npos) << o.err;
+    EXPECT_GE(o.seconds, 0.2);
+    EXPECT_LT(o.seconds, 10.0);
+    holder.release();
+    EXPECT_TRUE(read_bytes(db) == before);
+    expect_accepted(db, quick);  // once the lock is gone
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 3 && std::strcmp(argv[1], "--cache-fault-child") == 0) return child_main(argv[2]);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,576 @@
+// gemm_tune against a tuning cache file that is damaged, foreign, newer,
+// unwritable, on a full disk or locked: it stops before any GPU work with
+// exit status 4 and one sentence "gemm_tune: cannot use the tuning cache:
+// <reason>", and the file is left byte for byte as it was. Benign cases (a
+// missing directory, a 0-byte file, an older schema) get past the cache; on
+// this GPU-less machine gemm_tune then stops with exit status 3 ("no CUDA
+// GPU"), on a GPU machine it tunes one small shape and exits 0.
+//
+// gemm_tune runs as a child process. Tests run as root in CI, and root ignores
+// permission bits, so the read-only cases run gemm_tune as user "nobody"
+// (65534) through setpriv(1); a full disk is simulated with a file-size limit
+// (RLIMIT_FSIZE, SIGXFSZ ignored: writes fail with EFBIG, which SQLite reports
+// as a full disk); a lock is held with a raw SQLite connection in this process.
+#include <fcntl.h>
+#include <poll.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "autogemm/cuda_driver.h"
+#include "autogemm/tuning_cache.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using autogemm::TuningCache;
+
+constexpr uid_t kNobody = 65534;
+
+// --- files -------------------------------------------------------------------
+
+std::vector<char> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const std::string& path, const std::vector<char>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+void raw_sql(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+  const std::string msg = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(db);
+  ASSERT_EQ(rc, SQLITE_OK) << msg;
+}
+
+std::string raw_query1(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  std::string out = "<none>";
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW) {
+      auto* t = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+      out = t ? t : "NULL";
+    }
+    sqlite3_finalize(s);
+  }
+  sqlite3_close(db);
+  return out;
+}
+
+/// mkdtemp under /tmp, removed (permissions restored first) at the end.
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/autogemm-tune-faults-XXXXXX";
+    const char* p = mkdtemp(tmpl);
+    if (!p) throw std::runtime_error("mkdtemp failed");
+    path_ = p;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(path_, ec); !ec && it != fs::end(it);
+         it.increment(ec))
+      if (it->is_directory(ec)) fs::permissions(it->path(), fs::perms::owner_all, ec);
+    fs::permissions(path_, fs::perms::owner_all, ec);
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// A valid, current cache with some rows (its -wal is checkpointed away on close).
+void make_valid_cache(const std::string& path) {
+  auto cache = TuningCache::open(path, TuningCache::Mode::ReadWrite);
+  const autogemm::DeviceKey dev{"NVIDIA H200", 9, 0, 132, 13000, 13000};
+  std::vector<autogemm::TrialRecord> trials;
+  for (int i = 0; i < 200; ++i)
+    trials.push_back({"config_" + std::to_string(i), autogemm::TrialStatus::Ok, 1.0 + i, 0.01,
+                      10.0 * i, std::string(100, 'a' + i % 26)});
+  cache->record_trials(dev, {512, 512, 512, false, false, true}, "hash1", trials);
+  for (int i = 1; i <= 40; ++i) {
+    autogemm::WinnerRecord w;
+    w.shape = {i * 16, 64, 64, false, false, true};
+    w.config = "cfg";
+    w.template_hash = "hash1";
+    w.median_ms = 1;
+    cache->record_winner(dev, w, {1, 0.1, 0.2, "exhaustive"});
+  }
+}
+
+// Schema version 1 as released (the cache tests keep the same copy).
+const char* const kVersion1 = R"sql(
+PRAGMA application_id = 1095189837;
+PRAGMA user_version = 1;
+CREATE TABLE devices (
+  id INTEGER PRIMARY KEY, name TEXT NOT NULL, cc_major INTEGER NOT NULL,
+  cc_minor INTEGER NOT NULL, sm_count INTEGER NOT NULL, driver_version INTEGER NOT NULL,
+  nvrtc_version INTEGER NOT NULL, first_seen INTEGER NOT NULL,
+  UNIQUE (name, cc_major, cc_minor, sm_count, driver_version, nvrtc_version));
+CREATE TABLE trials (
+  device_id INTEGER NOT NULL REFERENCES devices(id),
+  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
+  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
+  template_hash TEXT NOT NULL, config TEXT NOT NULL, status TEXT NOT NULL,
+  median_ms REAL NOT NULL, spread_ms REAL NOT NULL, gflops REAL NOT NULL,
+  detail TEXT NOT NULL DEFAULT '', recorded_at INTEGER NOT NULL,
+  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned, template_hash, config));
+CREATE TABLE winners (
+  device_id INTEGER NOT NULL REFERENCES devices(id),
+  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
+  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
+  config TEXT NOT NULL, template_hash TEXT NOT NULL, median_ms REAL NOT NULL,
+  spread_ms REAL NOT NULL, gflops REAL NOT NULL, tuned_at INTEGER NOT NULL,
+  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned));
+CREATE TABLE cubins (
+  template_hash TEXT NOT NULL, config TEXT NOT NULL, arch TEXT NOT NULL,
+  nvrtc_version INTEGER NOT NULL, cubin BLOB NOT NULL, created_at INTEGER NOT NULL,
+  PRIMARY KEY (template_hash, config, arch, nvrtc_version));
+INSERT INTO devices VALUES (1, 'NVIDIA H200', 9, 0, 132, 13000, 13000, 1700000000);
+INSERT INTO trials VALUES (1, 256, 128, 64, 0, 1, 1, 'hash1', 'cfgA', 'ok', 0.5, 0.01, 8.4, '',
+                           1700000001);
+INSERT INTO winners VALUES (1, 256, 128, 64, 0, 1, 1, 'cfgA', 'hash1', 0.5, 0.01, 8.4,
+                            1700000003);
+)sql";
+
+// --- running gemm_tune ----------------------------------------------------------
+
+std::string tool(const char* name) {
+  char self[4096] = {};
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  std::string dir = n > 0 ? std::string(self, size_t(n)) : std::string();
+  dir = dir.substr(0, dir.rfind('/'));
+  return dir + "/" + TOOLS_REL + "/" + name;
+}
+
+const std::string GEMM_TUNE = tool("gemm_tune");
+
+bool have_setpriv() {
+  for (const char* p : {"/usr/bin/setpriv", "/bin/setpriv"})
+    if (access(p, X_OK) == 0) return true;
+  return false;
+}
+
+struct Child {
+  std::vector<std::string> env;  ///< NAME=value added to the environment
+  bool as_nobody = false;        ///< run as uid/gid 65534 (through setpriv when root)
+  long fsize_limit = -1;         ///< RLIMIT_FSIZE in bytes (a full disk), -1: none
+};
+
+struct Outcome {
+  int status = -1;  ///< exit status, -1 if killed by a signal
+  std::string out, err;
+  double seconds = 0;
+};
+
+Outcome run_gemm_tune(const std::vector<std::string>& args, const Child& how = {}) {
+  std::vector<std::string> argv;
+  if (how.as_nobody && geteuid() == 0)
+    argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
+  argv.push_back(GEMM_TUNE);
+  argv.insert(argv.end(), args.begin(), args.end());
+
+  // Pipes, not files: under a file-size limit a write to a file would fail.
+  int out_pipe[2], err_pipe[2];
+  Outcome o;
+  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
+    ADD_FAILURE() << "pipe failed";
+    return o;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    for (const std::string& e : how.env) putenv(const_cast<char*>(e.c_str()));
+    if (how.fsize_limit >= 0) {
+      signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails with EFBIG instead of killing
+      rlimit rl{static_cast<rlim_t>(how.fsize_limit), static_cast<rlim_t>(how.fsize_limit)};
+      setrlimit(RLIMIT_FSIZE, &rl);
+    }
+    std::vector<char*> cargv;
+    for (std::string& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    execv(cargv[0], cargv.data());
+    _exit(127);
+  }
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* dest[2] = {&o.out, &o.err};
+  int open_fds = 2;
+  while (open_fds > 0 && poll(fds, 2, -1) > 0) {
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buf[4096];
+      const ssize_t n = read(fds[i].fd, buf, sizeof buf);
+      if (n > 0) {
+        dest[i]->append(buf, size_t(n));
+      } else {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> tune_args(const std::string& db) {
+  return {"--db", db, "--shape", "64x64x64", "--budget", "1"};
+}
+
+/// gemm_tune on `db` fails at the cache: exit 4, one stderr line
+/// "gemm_tune: cannot use the tuning cache: tuning cache <db>: <reason>"
+/// containing `reason`, and `db` is byte for byte what it was (or still
+/// missing), with no file added next to it beyond SQLite's -wal/-shm.
+Outcome expect_refused(const std::string& db, const std::string& reason, const Child& how = {}) {
+  const bool existed = fs::exists(db);
+  const auto before = read_bytes(db);
+  const Outcome o = run_gemm_tune(tune_args(db), how);
+  EXPECT_EQ(o.status, 4) << "stdout:\n" << o.out << "stderr:\n" << o.err;
+  const auto errs = lines(o.err);
+  EXPECT_EQ(errs.size(), 1u) << o.err;
+  if (!errs.empty()) {
+    const std::string& e = errs.back();
+    EXPECT_EQ(e.rfind("gemm_tune: cannot use the tuning cache: tuning cache " + db + ": ", 0), 0u)
+        << e;
+    EXPECT_NE(e.find(reason), std::string::npos) << "expected \"" << reason << "\" in: " << e;
+    EXPECT_EQ(e.find("no CUDA GPU"), std::string::npos) << e;
+  }
+  EXPECT_EQ(fs::exists(db), existed);
+  EXPECT_TRUE(read_bytes(db) == before) << db << " was modified";
+  return o;
+}
+
+/// Where gemm_tune gets past the cache: here (no GPU) exit 3 with the GPU
+/// sentence; on a GPU machine it tunes the one shape and exits 0.
+void expect_past_the_cache(const Outcome& o) {
+  std::string why;
+  if (autogemm::gpu_available(&why)) {
+    EXPECT_EQ(o.status, 0) << o.out << o.err;
+  } else {
+    EXPECT_EQ(o.status, 3) << o.out << o.err;
+    EXPECT_NE(o.err.find("gemm_tune: no CUDA GPU is available"), std::string::npos) << o.err;
+  }
+  EXPECT_EQ(o.err.find("cannot use the tuning cache"), std::string::npos) << o.err;
+}
+
+mode_t mode_of(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+/// The read-only cases need permission bits to be honoured: root runs
+/// gemm_tune as nobody (setpriv), others as themselves.
+bool can_drop_root(std::string* why) {
+  if (geteuid() != 0) return true;
+  if (have_setpriv()) return true;
+  *why = "running as root without setpriv(1): root ignores permission bits";
+  return false;
+}
+
+/// Makes `dir` (and what is in it) belong to the user gemm_tune will run as.
+void give_to_runner(const std::string& dir) {
+  if (geteuid() != 0) return;
+  ASSERT_EQ(chown(dir.c_str(), kNobody, kNobody), 0);
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    ASSERT_EQ(chown(e.path().c_str(), kNobody, kNobody), 0);
+}
+
+// --- the faults ------------------------------------------------------------------
+
+TEST(GemmTuneCacheFaults, ToolIsBuilt) {
+  ASSERT_EQ(access(GEMM_TUNE.c_str(), X_OK), 0) << GEMM_TUNE;
+}
+
+TEST(GemmTuneCacheFaults, CorruptFileWithFlippedBytes) {
+  TempDir dir;
+  const std::string db = dir.file("flipped.db");
+  make_valid_cache(db);
+  auto bytes = read_bytes(db);
+  ASSERT_GT(bytes.size(), 8 * 4096u);
+  for (size_t p = 2; p * 4096 < bytes.size(); p += 3) bytes[p * 4096 + 3] ^= 0x5a;  // cell counts
+  write_bytes(db, bytes);
+  expect_refused(db, "is corrupt");
+}
+
+TEST(GemmTuneCacheFaults, FlippedHeaderMagic) {
+  TempDir dir;
+  const std::string db = dir.file("magic.db");
+  make_valid_cache(db);
+  auto bytes = read_bytes(db);
+  bytes[5] ^= 0x20;
+  write_bytes(db, bytes);
+  expect_refused(db, "is not a database");
+}
+
+TEST(GemmTuneCacheFaults, TruncatedFile) {
+  TempDir dir;
+  const std::string full = dir.file("full.db");
+  make_valid_cache(full);
+  const auto bytes = read_bytes(full);
+  {
+    const std::string db = dir.file("half.db");
+    write_bytes(db, std::vector<char>(bytes.begin(), bytes.begin() + long(bytes.size() / 2)));
+    expect_refused(db, "corrupt");
+  }
+  {
+    const std::string db = dir.file("header_only.db");
+    write_bytes(db, std::vector<char>(bytes.begin(), bytes.begin() + 60));
+    expect_refused(db, "is not a database");
+  }
+}
+
+// A 0-byte file holds nothing to lose: a read-write open makes it a new cache.
+TEST(GemmTuneCacheFaults, ZeroByteFileBecomesANewCache) {
+  TempDir dir;
+  const std::string db = dir.file("zero.db");
+  write_bytes(db, {});
+  expect_past_the_cache(run_gemm_tune(tune_args(db)));
+  EXPECT_EQ(raw_query1(db, "PRAGMA user_version"), std::to_string(TuningCache::schema_version()));
+}
+
+TEST(GemmTuneCacheFaults, NotAnSqliteFile) {
+  TempDir dir;
+  const std::string db = dir.file("notes.txt");
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "line " + std::to_string(i) + " of somebody's notes\n";
+  write_bytes(db, {text.begin(), text.end()});
+  expect_refused(db, "is not a database (no SQLite header)");
+}
+
+TEST(GemmTuneCacheFaults, AnotherApplicationsSqliteFile) {
+  TempDir dir;
+  const std::string db = dir.file("places.sqlite");
+  raw_sql(db, "CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT);"
+              "INSERT INTO moz_places (url) VALUES ('https://example.org')");
+  expect_refused(db, "another program");
+  const std::string tagged = dir.file("tagged.sqlite");
+  raw_sql(tagged, "PRAGMA application_id = 305419896; CREATE TABLE t (x); INSERT INTO t VALUES (1)");
+  expect_refused(tagged, "another program (application_id 0x12345678)");
+}
+
+TEST(GemmTuneCacheFaults, NewerSchemaVersion) {
+  TempDir dir;
+  const std::string db = dir.file("newer.db");
+  make_valid_cache(db);
+  raw_sql(db, "PRAGMA user_version = " + std::to_string(TuningCache::schema_version() + 1));
+  expect_refused(db, "was written by a newer autogemm");
+}
+
+TEST(GemmTuneCacheFaults, ReadOnlyFile) {
+  std::string why;
+  if (!can_drop_root(&why)) GTEST_SKIP() << why;
+  TempDir dir;
+  const std::string db = dir.file("ro.db");
+  make_valid_cache(db);
+  give_to_runner(dir.path());
+  ASSERT_EQ(chmod(db.c_str(), 0400), 0);
+  expect_refused(db, "cannot be opened for writing", {{}, true});
+}
+
+TEST(GemmTuneCacheFaults, ReadOnlyDirectory) {
+  std::string why;
+  if (!can_drop_root(&why)) GTEST_SKIP() << why;
+  TempDir dir;
+  const std::string sub = dir.file("ro");
+  ASSERT_EQ(mkdir(sub.c_str(), 0700), 0);
+  const std::string db = sub + "/tuning.db";
+  make_valid_cache(db);  // writable itself, but SQLite cannot create its -wal/-shm beside it
+  give_to_runner(dir.path());
+  ASSERT_EQ(chmod(sub.c_str(), 0500), 0);
+  expect_refused(db, "its directory " + sub + " is not writable (Permission denied)", {{}, true});
+  // A cache that does not exist yet cannot be created there.
+  const std::string missing = sub + "/new.db";
+  expect_refused(missing, "creating the file failed: Permission denied", {{}, true});
+  EXPECT_FALSE(fs::exists(missing));
+}
+
+// A missing directory is created (0700, as is every missing parent), the file in it 0600.
+TEST(GemmTuneCacheFaults, MissingDirectoryIsCreatedPrivate) {
+  TempDir dir;
+  const std::string db = dir.file("a/b/tuning.db");
+  const mode_t old_umask = umask(0);  // the modes must not depend on the umask
+  const Outcome o = run_gemm_tune(tune_args(db));
+  umask(old_umask);
+  expect_past_the_cache(o);
+  ASSERT_TRUE(fs::exists(db));
+  EXPECT_EQ(mode_of(dir.file("a")), 0700u);
+  EXPECT_EQ(mode_of(dir.file("a/b")), 0700u);
+  EXPECT_EQ(mode_of(db), 0600u);
+  EXPECT_EQ(raw_query1(db, "PRAGMA user_version"), std::to_string(TuningCache::schema_version()));
+}
+
+// A full disk, simulated with a file-size limit (EFBIG, "File too large"; a
+// real full disk reads "No space left on device"): the writes of a new cache
+// or of a migration fail; nothing already in the file is lost.
+TEST(GemmTuneCacheFaults, FullDisk) {
+  TempDir dir;
+  Child full;
+  full.fsize_limit = 0;
+  {
+    const std::string db = dir.file("v1.db");
+    raw_sql(db, kVersion1);  // must be migrated: a write
+    expect_refused(db, "disk I/O error (File too large)", full);
+    EXPECT_EQ(raw_query1(db, "PRAGMA user_version"), "1");
+    EXPECT_EQ(raw_query1(db, "SELECT config FROM winners"), "cfgA");
+  }
+  {
+    const std::string db = dir.file("fresh/new.db");
+    const Outcome o = run_gemm_tune(tune_args(db), full);
+    EXPECT_EQ(o.status, 4) << o.out << o.err;
+    EXPECT_NE(o.err.find("gemm_tune: cannot use the tuning cache: tuning cache " + db), std::string::npos)
+        << o.err;
+    EXPECT_NE(o.err.find("(File too large)"), std::string::npos) << o.err;
+    EXPECT_EQ(lines(o.err).size(), 1u) << o.err;
+    // What was created is an empty file, which a later run turns into a cache.
+    EXPECT_EQ(fs::file_size(db), 0u);
+    expect_past_the_cache(run_gemm_tune(tune_args(db)));
+  }
+}
+
+/// Another process that holds an exclusive write lock on a file until released.
+/// (A separate process: POSIX locks are per process, and any close() of the
+/// file in the process that holds them, e.g. reading its bytes, drops them.)
+class LockHolder {
+ public:
+  explicit LockHolder(const std::string& db) {
+    int ready[2], release[2];
+    if (pipe(ready) != 0 || pipe(release) != 0) throw std::runtime_error("pipe failed");
+    pid_ = fork();
+    if (pid_ == 0) {
+      close(ready[0]);
+      close(release[1]);
+      sqlite3* h = nullptr;
+      char ok = 0;
+      if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK &&
+          sqlite3_exec(h, "BEGIN EXCLUSIVE; INSERT INTO winners SELECT * FROM winners WHERE 0",
+                       nullptr, nullptr, nullptr) == SQLITE_OK)
+        ok = 1;
+      if (write(ready[1], &ok, 1) != 1) _exit(1);
+      char c;
+      while (read(release[0], &c, 1) > 0) {
+      }
+      sqlite3_exec(h, "ROLLBACK", nullptr, nullptr, nullptr);
+      sqlite3_close(h);
+      _exit(0);
+    }
+    close(ready[1]);
+    close(release[0]);
+    release_ = release[1];
+    char ok = 0;
+    locked_ = read(ready[0], &ok, 1) == 1 && ok == 1;
+    close(ready[0]);
+  }
+  ~LockHolder() { release(); }
+  bool locked() const { return locked_; }
+  void release() {
+    if (release_ < 0) return;
+    close(release_);
+    release_ = -1;
+    int st = 0;
+    waitpid(pid_, &st, 0);
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int release_ = -1;
+  bool locked_ = false;
+};
+
+// Another process holds the write lock past the busy timeout (200 ms here):
+// a file that needs a migration (a write), or one in rollback-journal mode
+// (where an exclusive lock blocks readers too), is reported after the timeout.
+// (A current WAL-mode file is only read when opened, which a writer does not
+// block: gemm_tune gets past it, and a held lock would then fail its first
+// write after the timeout, with exit status 1.)
+TEST(GemmTuneCacheFaults, LockedByAnotherWriterPastTheTimeout) {
+  TempDir dir;
+  Child quick;
+  quick.env = {"AUTOGEMM_CACHE_BUSY_MS=200"};
+  for (const bool rollback_journal : {false, true}) {
+    SCOPED_TRACE(rollback_journal ? "rollback journal, current schema" : "WAL, schema 1");
+    const std::string db = dir.file(rollback_journal ? "delete_mode.db" : "v1.db");
+    if (rollback_journal) {
+      make_valid_cache(db);
+      raw_sql(db, "PRAGMA journal_mode = DELETE");
+    } else {
+      raw_sql(db, kVersion1);
+      raw_sql(db, "PRAGMA journal_mode = WAL");
+    }
+    const auto before = read_bytes(db);
+    LockHolder holder(db);
+    ASSERT_TRUE(holder.locked());
+    const Outcome o = expect_refused(db, "database is locked", quick);
+    EXPECT_NE(o.err.find("AUTOGEMM_CACHE_BUSY_MS"), std::string::npos) << o.err;
+    EXPECT_GE(o.seconds, 0.2);
+    EXPECT_LT(o.seconds, 10.0);
+    holder.release();
+    EXPECT_TRUE(read_bytes(db) == before);
+    // Once the lock is gone, the same file works.
+    expect_past_the_cache(run_gemm_tune(tune_args(db), quick));
+  }
+}
+
+// An older schema is migrated by gemm_tune, in one transaction, keeping the data.
+TEST(GemmTuneCacheFaults, OlderSchemaIsMigratedKeepingItsData) {
+  TempDir dir;
+  const std::string db = dir.file("v1.db");
+  raw_sql(db, kVersion1);
+  const Outcome o = run_gemm_tune(tune_args(db));
+  expect_past_the_cache(o);
+  EXPECT_NE(o.err.find("migrated from schema version 1 to " +
+                       std::to_string(TuningCache::schema_version())),
+            std::string::npos)
+      << o.err;
+  EXPECT_EQ(raw_query1(db, "PRAGMA user_version"), std::to_string(TuningCache::schema_version()));
+  EXPECT_EQ(raw_query1(db, "SELECT config FROM best_configs"), "cfgA");
+  EXPECT_EQ(raw_query1(db, "SELECT count(*) FROM trials"), "1");
+}
+
+}  // namespace
