@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 
 pkgs=(cmake g++ make libsqlite3-dev libspdlog-dev libfmt-dev libgtest-dev libcli11-dev nlohmann-json3-dev)
+# The reliability stage of CI (scripts/reliability_ci.sh): libFuzzer and its runtime.
+[ "${AUTOGEMM_RELIABILITY:-0}" = 1 ] && pkgs+=(clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
