@@ -21,19 +21,28 @@
 #define AUTOGEMM_API
 #endif
 
+/* In C++ the enums get a fixed underlying type, so any int a C caller
+ * passes (say 999 as a layout) is a valid value to reject, not undefined
+ * behaviour. The C ABI is unchanged: the type is int either way. */
+#ifdef __cplusplus
+#define AUTOGEMM_ENUM_BASE : int
+#else
+#define AUTOGEMM_ENUM_BASE
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Same values as CBLAS_LAYOUT / CBLAS_TRANSPOSE. */
-typedef enum { AUTOGEMM_ROW_MAJOR = 101, AUTOGEMM_COL_MAJOR = 102 } autogemm_layout;
-typedef enum {
+typedef enum AUTOGEMM_ENUM_BASE { AUTOGEMM_ROW_MAJOR = 101, AUTOGEMM_COL_MAJOR = 102 } autogemm_layout;
+typedef enum AUTOGEMM_ENUM_BASE {
   AUTOGEMM_NO_TRANS = 111,
   AUTOGEMM_TRANS = 112,
   AUTOGEMM_CONJ_TRANS = 113 /* same as AUTOGEMM_TRANS for real data */
 } autogemm_transpose;
 
-typedef enum {
+typedef enum AUTOGEMM_ENUM_BASE {
   AUTOGEMM_SUCCESS = 0,
   /* Invalid arguments, reported in reference-BLAS order; nothing is written. */
   AUTOGEMM_INVALID_LAYOUT = 1,
