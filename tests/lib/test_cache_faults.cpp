@@ -37,116 +37,17 @@
 
 #include "autogemm/autogemm.h"
 #include "autogemm/tuning_cache.h"
+#include "cache_fault_files.h"
 
 namespace {
+
+using namespace autogemm::testing;  // NOLINT: the shared fault-file helpers
 
 namespace fs = std::filesystem;
 using autogemm::TuningCache;
 
-constexpr uid_t kNobody = 65534;
 
 // --- files -------------------------------------------------------------------
-
-std::vector<char> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_bytes(const std::string& path, const std::vector<char>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-void raw_sql(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* err = nullptr;
-  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-  const std::string msg = err ? err : "";
-  sqlite3_free(err);
-  sqlite3_close(db);
-  ASSERT_EQ(rc, SQLITE_OK) << msg;
-}
-
-/// mkdtemp under /tmp, removed (permissions restored first) at the end.
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/autogemm-lib-faults-XXXXXX";
-    const char* p = mkdtemp(tmpl);
-    if (!p) throw std::runtime_error("mkdtemp failed");
-    path_ = p;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(path_, ec); !ec && it != fs::end(it);
-         it.increment(ec))
-      if (it->is_directory(ec)) fs::permissions(it->path(), fs::perms::owner_all, ec);
-    fs::permissions(path_, fs::perms::owner_all, ec);
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-// A valid, current cache with some rows (its -wal is checkpointed away on close).
-void make_valid_cache(const std::string& path) {
-  auto cache = TuningCache::open(path, TuningCache::Mode::ReadWrite);
-  const autogemm::DeviceKey dev{"NVIDIA H200", 9, 0, 132, 13000, 13000};
-  std::vector<autogemm::TrialRecord> trials;
-  for (int i = 0; i < 200; ++i)
-    trials.push_back({"config_" + std::to_string(i), autogemm::TrialStatus::Ok, 1.0 + i, 0.01,
-                      10.0 * i, std::string(100, 'a' + i % 26)});
-  cache->record_trials(dev, {512, 512, 512, false, false, true}, "hash1", trials);
-  for (int i = 1; i <= 40; ++i) {
-    autogemm::WinnerRecord w;
-    w.shape = {i * 16, 64, 64, false, false, true};
-    w.config = "cfg";
-    w.template_hash = "hash1";
-    w.median_ms = 1;
-    cache->record_winner(dev, w, {1, 0.1, 0.2, "exhaustive"});
-  }
-}
-
-// Schema version 1 as released (the cache tests keep the same copy).
-const char* const kVersion1 = R"sql(
-PRAGMA application_id = 1095189837;
-PRAGMA user_version = 1;
-CREATE TABLE devices (
-  id INTEGER PRIMARY KEY, name TEXT NOT NULL, cc_major INTEGER NOT NULL,
-  cc_minor INTEGER NOT NULL, sm_count INTEGER NOT NULL, driver_version INTEGER NOT NULL,
-  nvrtc_version INTEGER NOT NULL, first_seen INTEGER NOT NULL,
-  UNIQUE (name, cc_major, cc_minor, sm_count, driver_version, nvrtc_version));
-CREATE TABLE trials (
-  device_id INTEGER NOT NULL REFERENCES devices(id),
-  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
-  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
-  template_hash TEXT NOT NULL, config TEXT NOT NULL, status TEXT NOT NULL,
-  median_ms REAL NOT NULL, spread_ms REAL NOT NULL, gflops REAL NOT NULL,
-  detail TEXT NOT NULL DEFAULT '', recorded_at INTEGER NOT NULL,
-  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned, template_hash, config));
-CREATE TABLE winners (
-  device_id INTEGER NOT NULL REFERENCES devices(id),
-  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
-  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
-  config TEXT NOT NULL, template_hash TEXT NOT NULL, median_ms REAL NOT NULL,
-  spread_ms REAL NOT NULL, gflops REAL NOT NULL, tuned_at INTEGER NOT NULL,
-  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned));
-CREATE TABLE cubins (
-  template_hash TEXT NOT NULL, config TEXT NOT NULL, arch TEXT NOT NULL,
-  nvrtc_version INTEGER NOT NULL, cubin BLOB NOT NULL, created_at INTEGER NOT NULL,
-  PRIMARY KEY (template_hash, config, arch, nvrtc_version));
-INSERT INTO devices VALUES (1, 'NVIDIA H200', 9, 0, 132, 13000, 13000, 1700000000);
-INSERT INTO trials VALUES (1, 256, 128, 64, 0, 1, 1, 'hash1', 'cfgA', 'ok', 0.5, 0.01, 8.4, '',
-                           1700000001);
-INSERT INTO winners VALUES (1, 256, 128, 64, 0, 1, 1, 'cfgA', 'hash1', 0.5, 0.01, 8.4,
-                            1700000003);
-)sql";
 
 // --- the child: what an application sees ------------------------------------------
 
@@ -174,20 +75,6 @@ std::string self_exe() {
   const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
   return n > 0 ? std::string(self, size_t(n)) : std::string();
 }
-
-bool have_setpriv() { return access("/usr/bin/setpriv", X_OK) == 0; }
-
-struct Child {
-  std::vector<std::string> env;  ///< NAME=value added to the environment
-  bool as_nobody = false;        ///< run as uid/gid 65534 (through setpriv when root)
-  long fsize_limit = -1;         ///< RLIMIT_FSIZE in bytes (a full disk), -1: none
-};
-
-struct Outcome {
-  int status = -1;  ///< exit status, -1 if killed by a signal
-  std::string out, err;
-  double seconds = 0;
-};
 
 Outcome run_child(const std::string& cache_path, const Child& how = {}) {
   std::vector<std::string> argv;
@@ -243,18 +130,6 @@ Outcome run_child(const std::string& cache_path, const Child& how = {}) {
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return o;
-}
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    if (end > start) out.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
 }
 
 bool driver_installed() {
@@ -313,20 +188,7 @@ Outcome expect_accepted(const std::string& db, const Child& how = {}) {
   return o;
 }
 
-bool can_drop_root(std::string* why) {
-  if (geteuid() != 0 || have_setpriv()) return true;
-  *why = "running as root without setpriv(1): root ignores permission bits";
-  return false;
-}
-
 /// Makes `dir` (and what is in it) belong to the user the child runs as.
-void give_to_runner(const std::string& dir) {
-  if (geteuid() != 0) return;
-  ASSERT_EQ(chown(dir.c_str(), kNobody, kNobody), 0);
-  for (const auto& e : fs::recursive_directory_iterator(dir))
-    ASSERT_EQ(chown(e.path().c_str(), kNobody, kNobody), 0);
-}
-
 /// Another process that holds an exclusive write lock on a file until released.
 /// (A separate process: POSIX locks are per process, and any close() of the
 /// file in the process that holds them, e.g. reading its bytes, drops them.)
