@@ -177,9 +177,6 @@ mode_t mode_of(const std::string& path) {
   return st.st_mode & 07777;
 }
 
-/// The read-only cases need permission bits to be honoured: root runs
-/// gemm_tune as nobody (setpriv), others as themselves.
-/// Makes `dir` (and what is in it) belong to the user gemm_tune will run as.
 // --- the faults ------------------------------------------------------------------
 
 TEST(GemmTuneCacheFaults, ToolIsBuilt) {
@@ -331,55 +328,6 @@ TEST(GemmTuneCacheFaults, FullDisk) {
     expect_past_the_cache(run_gemm_tune(tune_args(db)));
   }
 }
-
-/// Another process that holds an exclusive write lock on a file until released.
-/// (A separate process: POSIX locks are per process, and any close() of the
-/// file in the process that holds them, e.g. reading its bytes, drops them.)
-class LockHolder {
- public:
-  explicit LockHolder(const std::string& db) {
-    int ready[2], release[2];
-    if (pipe(ready) != 0 || pipe(release) != 0) throw std::runtime_error("pipe failed");
-    pid_ = fork();
-    if (pid_ == 0) {
-      close(ready[0]);
-      close(release[1]);
-      sqlite3* h = nullptr;
-      char ok = 0;
-      if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK &&
-          sqlite3_exec(h, "BEGIN EXCLUSIVE; INSERT INTO winners SELECT * FROM winners WHERE 0",
-                       nullptr, nullptr, nullptr) == SQLITE_OK)
-        ok = 1;
-      if (write(ready[1], &ok, 1) != 1) _exit(1);
-      char c;
-      while (read(release[0], &c, 1) > 0) {
-      }
-      sqlite3_exec(h, "ROLLBACK", nullptr, nullptr, nullptr);
-      sqlite3_close(h);
-      _exit(0);
-    }
-    close(ready[1]);
-    close(release[0]);
-    release_ = release[1];
-    char ok = 0;
-    locked_ = read(ready[0], &ok, 1) == 1 && ok == 1;
-    close(ready[0]);
-  }
-  ~LockHolder() { release(); }
-  bool locked() const { return locked_; }
-  void release() {
-    if (release_ < 0) return;
-    close(release_);
-    release_ = -1;
-    int st = 0;
-    waitpid(pid_, &st, 0);
-  }
-
- private:
-  pid_t pid_ = -1;
-  int release_ = -1;
-  bool locked_ = false;
-};
 
 // Another process holds the write lock past the busy timeout (200 ms here):
 // a file that needs a migration (a write), or one in rollback-journal mode
