@@ -77,59 +77,7 @@ std::string self_exe() {
 }
 
 Outcome run_child(const std::string& cache_path, const Child& how = {}) {
-  std::vector<std::string> argv;
-  if (how.as_nobody && geteuid() == 0)
-    argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
-  argv.insert(argv.end(), {self_exe(), "--cache-fault-child", cache_path});
-  // Pipes, not files: under a file-size limit a write to a file would fail.
-  int out_pipe[2], err_pipe[2];
-  Outcome o;
-  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
-    ADD_FAILURE() << "pipe failed";
-    return o;
-  }
-  const auto t0 = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    unsetenv("AUTOGEMM_LOG_LEVEL");  // the default level (warn), as an application has it
-    for (const std::string& e : how.env) putenv(const_cast<char*>(e.c_str()));
-    if (how.fsize_limit >= 0) {
-      signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails with EFBIG instead of killing
-      rlimit rl{static_cast<rlim_t>(how.fsize_limit), static_cast<rlim_t>(how.fsize_limit)};
-      setrlimit(RLIMIT_FSIZE, &rl);
-    }
-    std::vector<char*> cargv;
-    for (std::string& a : argv) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    execv(cargv[0], cargv.data());
-    _exit(127);
-  }
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  std::string* dest[2] = {&o.out, &o.err};
-  int open_fds = 2;
-  while (open_fds > 0 && poll(fds, 2, -1) > 0) {
-    for (int i = 0; i < 2; ++i) {
-      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      char buf[4096];
-      const ssize_t n = read(fds[i].fd, buf, sizeof buf);
-      if (n > 0) {
-        dest[i]->append(buf, size_t(n));
-      } else {
-        close(fds[i].fd);
-        fds[i].fd = -1;
-        --open_fds;
-      }
-    }
-  }
-  int st = 0;
-  waitpid(pid, &st, 0);
-  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return o;
+  return run_program({self_exe(), "--cache-fault-child", cache_path}, how);
 }
 
 bool driver_installed() {

@@ -5,11 +5,16 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <signal.h>
+#include <poll.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -142,6 +147,66 @@ struct Outcome {
   std::string out, err;
   double seconds = 0;
 };
+/// Runs `argv` (program first) as a child process with the options in
+/// `how` (as nobody through setpriv when root, extra environment, a file-size
+/// limit), with the default log level as an application has it; collects its
+/// stdout, stderr, exit status and wall time.
+inline Outcome run_program(const std::vector<std::string>& program_and_args, const Child& how = {}) {
+  std::vector<std::string> argv;
+  if (how.as_nobody && geteuid() == 0)
+    argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
+  argv.insert(argv.end(), program_and_args.begin(), program_and_args.end());
+  // Pipes, not files: under a file-size limit a write to a file would fail.
+  int out_pipe[2], err_pipe[2];
+  Outcome o;
+  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
+    ADD_FAILURE() << "pipe failed";
+    return o;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    unsetenv("AUTOGEMM_LOG_LEVEL");  // the default level (warn), as an application has it
+    for (const std::string& e : how.env) putenv(const_cast<char*>(e.c_str()));
+    if (how.fsize_limit >= 0) {
+      signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails with EFBIG instead of killing
+      rlimit rl{static_cast<rlim_t>(how.fsize_limit), static_cast<rlim_t>(how.fsize_limit)};
+      setrlimit(RLIMIT_FSIZE, &rl);
+    }
+    std::vector<char*> cargv;
+    for (std::string& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    execv(cargv[0], cargv.data());
+    _exit(127);
+  }
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* dest[2] = {&o.out, &o.err};
+  int open_fds = 2;
+  while (open_fds > 0 && poll(fds, 2, -1) > 0) {
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buf[4096];
+      const ssize_t n = read(fds[i].fd, buf, sizeof buf);
+      if (n > 0) {
+        dest[i]->append(buf, size_t(n));
+      } else {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
 inline std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
   size_t start = 0;

@@ -75,60 +75,9 @@ std::string tool(const char* name) {
 const std::string GEMM_TUNE = tool("gemm_tune");
 
 Outcome run_gemm_tune(const std::vector<std::string>& args, const Child& how = {}) {
-  std::vector<std::string> argv;
-  if (how.as_nobody && geteuid() == 0)
-    argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
-  argv.push_back(GEMM_TUNE);
+  std::vector<std::string> argv = {GEMM_TUNE};
   argv.insert(argv.end(), args.begin(), args.end());
-
-  // Pipes, not files: under a file-size limit a write to a file would fail.
-  int out_pipe[2], err_pipe[2];
-  Outcome o;
-  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
-    ADD_FAILURE() << "pipe failed";
-    return o;
-  }
-  const auto t0 = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    for (const std::string& e : how.env) putenv(const_cast<char*>(e.c_str()));
-    if (how.fsize_limit >= 0) {
-      signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails with EFBIG instead of killing
-      rlimit rl{static_cast<rlim_t>(how.fsize_limit), static_cast<rlim_t>(how.fsize_limit)};
-      setrlimit(RLIMIT_FSIZE, &rl);
-    }
-    std::vector<char*> cargv;
-    for (std::string& a : argv) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    execv(cargv[0], cargv.data());
-    _exit(127);
-  }
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  std::string* dest[2] = {&o.out, &o.err};
-  int open_fds = 2;
-  while (open_fds > 0 && poll(fds, 2, -1) > 0) {
-    for (int i = 0; i < 2; ++i) {
-      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      char buf[4096];
-      const ssize_t n = read(fds[i].fd, buf, sizeof buf);
-      if (n > 0) {
-        dest[i]->append(buf, size_t(n));
-      } else {
-        close(fds[i].fd);
-        fds[i].fd = -1;
-        --open_fds;
-      }
-    }
-  }
-  int st = 0;
-  waitpid(pid, &st, 0);
-  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return o;
+  return run_program(argv, how);
 }
 
 std::vector<std::string> tune_args(const std::string& db) {
