@@ -26,6 +26,14 @@
 // AG_SWIZZLE     block raster: groups of AG_SWIZZLE tile-rows are walked
 //                column by column so concurrently running blocks share
 //                A and B tiles in L2
+// AG_STAGES      global->shared pipeline: 0 register staging with two shared
+//                buffers; 2..4 cp.async with that many shared buffers
+// AG_MIN_BLOCKS  blocks per SM asked of the register allocator through
+//                __launch_bounds__ (1: no cap; 2: caps registers so two
+//                blocks fit, trading registers for latency hiding)
+// AG_KUNROLL     k steps unrolled in the inner product: 0 all AG_BK of them;
+//                fewer keeps the loop body (AG_TM*AG_TN FFMAs per step) small
+//                enough for the instruction cache when tiles are large
 // AG_TRANS_A, AG_TRANS_B  operand layouts, see above
 // ---------------------------------------------------------------------------
 
@@ -33,7 +41,19 @@
 #error "AG_BM must be defined"
 #endif
 
+#ifndef AG_STAGES
+#define AG_STAGES 0
+#endif
+#ifndef AG_MIN_BLOCKS
+#define AG_MIN_BLOCKS 1
+#endif
+#ifndef AG_KUNROLL
+#define AG_KUNROLL 0
+#endif
+
 #define AG_THREADS ((AG_BM / AG_TM) * (AG_BN / AG_TN))
+// Shared buffers of each operand (KernelConfig::smem_bytes on the host).
+#define AG_NBUF (AG_STAGES > 0 ? AG_STAGES : 2)
 
 // Capacity of the split-K tile-counter area at the start of the workspace
 // (KernelConfig::kSplitTiles on the host).
@@ -135,39 +155,128 @@ struct TileLoader {
   }
 };
 
+// Technique: multi-stage cp.async pipeline (AG_STAGES >= 2). Copies go from
+// global to shared memory without passing through registers, so no staging
+// registers are held across the math and several K slices can be in flight.
+// Same tile geometry and [k][mn] shared layout as TileLoader. Out-of-range
+// elements are zero-filled by the copy itself (src-size 0).
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+  unsigned a;
+  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p));
+  return a;
+}
+__device__ __forceinline__ void cp_async16(float* dst, const float* src, int src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async4(float* dst, const float* src, int src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+template <int OUTER, int INNER, int V, bool TRANSPOSE>
+struct AsyncTileLoader {
+  // A transposing copy moves single floats (cp.async cannot scatter a
+  // vector); consecutive threads take consecutive k of one row, which keeps
+  // the global reads contiguous.
+  enum { W = TRANSPOSE ? 1 : V };
+  enum { VECS = OUTER * INNER / W };
+  enum { LOADS = (VECS + AG_THREADS - 1) / AG_THREADS };
+
+  __device__ __forceinline__ static void copy(float* __restrict__ s, int lds, const float* __restrict__ base,
+                                              i64 ld, int outer_lim, int inner_lim, int tid) {
+#pragma unroll
+    for (int i = 0; i < LOADS; ++i) {
+      const int v = tid + i * AG_THREADS;
+      if (VECS % AG_THREADS == 0 || v < VECS) {
+        const int o = v / (INNER / W);
+        const int in = (v % (INNER / W)) * W;
+        int valid = o < outer_lim ? inner_lim - in : 0;
+        valid = valid < 0 ? 0 : (valid > W ? W : valid);
+        // A fully out-of-range copy reads nothing; the base keeps the address legal.
+        const float* src = valid > 0 ? base + (i64)o * ld + in : base;
+        if (TRANSPOSE)
+          cp_async4(s + in * lds + o, src, valid * 4);
+        else if (W == 4)
+          cp_async16(s + o * lds + in, src, valid * 4);
+        else
+          cp_async4(s + o * lds + in, src, valid * 4);
+      }
+    }
+  }
+};
+
+// Technique: outer-product register tiling. Each k step loads TM + TN
+// values from shared memory (quad fragments, see AG_QM) and does TM * TN
+// FMAs with them.
+__device__ __forceinline__ void multiply_tile(float (&acc)[AG_TM][AG_TN], const float* __restrict__ as,
+                                              const float* __restrict__ bs, int tr, int tc) {
+  // (#pragma unroll takes a constant expression, not a macro.)
+  enum { kUnroll = AG_KUNROLL > 0 ? AG_KUNROLL : AG_BK };
+#pragma unroll kUnroll
+  for (int kk = 0; kk < AG_BK; ++kk) {
+    float a[AG_TM], b[AG_TN];
+#pragma unroll
+    for (int i = 0; i < AG_TM / AG_QM; ++i) {
+      typename Vec<AG_QM>::T x =
+          *reinterpret_cast<const typename Vec<AG_QM>::T*>(as + kk * AG_LDS_A + i * AG_SUB_M + tr * AG_QM);
+      const float* xs = reinterpret_cast<const float*>(&x);
+#pragma unroll
+      for (int q = 0; q < AG_QM; ++q) a[i * AG_QM + q] = xs[q];
+    }
+#pragma unroll
+    for (int j = 0; j < AG_TN / AG_QN; ++j) {
+      typename Vec<AG_QN>::T x =
+          *reinterpret_cast<const typename Vec<AG_QN>::T*>(bs + kk * AG_LDS_B + j * AG_SUB_N + tc * AG_QN);
+      const float* xs = reinterpret_cast<const float*>(&x);
+#pragma unroll
+      for (int q = 0; q < AG_QN; ++q) b[j * AG_QN + q] = xs[q];
+    }
+#pragma unroll
+    for (int i = 0; i < AG_TM; ++i)
+#pragma unroll
+      for (int j = 0; j < AG_TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+  }
+}
+
 // Technique: block swizzling. Maps the linear block index to a tile so that
 // consecutive blocks cover a AG_SWIZZLE-tall band of tiles column by column.
 __device__ __forceinline__ void tile_coords(int pid, int tiles_m, int tiles_n, int* tm, int* tn) {
-  const int in_group = AG_SWIZZLE * tiles_n;
-  const int group = pid / in_group;
+  // 64-bit: AG_SWIZZLE * tiles_n passes 2^31 for N near 2^31 with 16-wide tiles.
+  const i64 in_group = (i64)AG_SWIZZLE * tiles_n;
+  const int group = (int)(pid / in_group);
   const int first_m = group * AG_SWIZZLE;
   const int rows = min(tiles_m - first_m, AG_SWIZZLE);
-  const int local = pid % in_group;
+  const int local = (int)(pid % in_group);
   *tm = first_m + local % rows;
   *tn = local / rows;
 }
 
-extern "C" __global__ void __launch_bounds__(AG_THREADS)
+extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
     agemm_tiled(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda,
                 const float* __restrict__ B, i64 ldb, float beta, float* __restrict__ C, i64 ldc,
                 float* __restrict__ workspace) {
   extern __shared__ __align__(16) float smem[];
-  float* As = smem;                            // [2][AG_BK][AG_LDS_A]
-  float* Bs = smem + 2 * AG_BK * AG_LDS_A;     // [2][AG_BK][AG_LDS_B]
+  float* As = smem;                               // [AG_NBUF][AG_BK][AG_LDS_A]
+  float* Bs = smem + AG_NBUF * AG_BK * AG_LDS_A;  // [AG_NBUF][AG_BK][AG_LDS_B]
 
   const int tid = threadIdx.x;
-  const int tiles_m = (M + AG_BM - 1) / AG_BM;
-  const int tiles_n = (N + AG_BN - 1) / AG_BN;
+  // Sizes up to 2^31 - 1: round up in 64 bits (M + AG_BM - 1 can wrap).
+  const int tiles_m = (int)(((i64)M + AG_BM - 1) / AG_BM);
+  const int tiles_n = (int)(((i64)N + AG_BN - 1) / AG_BN);
   int tile_m, tile_n;
   tile_coords(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
   const int m0 = tile_m * AG_BM;
   const int n0 = tile_n * AG_BN;
 
   // Technique: split-K. Block z owns a contiguous run of BK-deep slices.
-  const int k_tiles_total = (K + AG_BK - 1) / AG_BK;
+  const int k_tiles_total = (int)(((i64)K + AG_BK - 1) / AG_BK);
   const int k_tiles_per = (k_tiles_total + AG_SPLIT_K - 1) / AG_SPLIT_K;
-  const int k_begin = blockIdx.z * k_tiles_per * AG_BK;
-  const int k_end = min(K, k_begin + k_tiles_per * AG_BK);
+  const int k_begin = (int)min((i64)K, (i64)blockIdx.z * k_tiles_per * AG_BK);
+  const int k_end = (int)min((i64)K, (i64)k_begin + (i64)k_tiles_per * AG_BK);
   // alpha == 0 never reads A or B (reference-BLAS rule): no K steps at all.
   const int k_tiles =
       (alpha != 0.f && k_end > k_begin) ? (k_end - k_begin + AG_BK - 1) / AG_BK : 0;
@@ -179,23 +288,37 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
   const int tr = (warp / warps_n) * (32 / AG_WC) + lane / AG_WC;
   const int tc = (warp % warps_n) * AG_WC + lane % AG_WC;
 
+  // Tile shapes of the two operands (outer x inner, inner contiguous in
+  // global memory; transposing when the inner dimension is k).
 #if AG_TRANS_A
-  TileLoader<AG_BK, AG_BM, (AG_VEC <= AG_BM ? AG_VEC : 1), false> la;
+#define AG_A_TILE AG_BK, AG_BM, (AG_VEC <= AG_BM ? AG_VEC : 1), false
   const float* a_base = A + (i64)k_begin * lda + m0;
   const i64 a_step = (i64)AG_BK * lda;
 #else
-  TileLoader<AG_BM, AG_BK, (AG_VEC <= AG_BK ? AG_VEC : 1), true> la;
+#define AG_A_TILE AG_BM, AG_BK, (AG_VEC <= AG_BK ? AG_VEC : 1), true
   const float* a_base = A + (i64)m0 * lda + k_begin;
   const i64 a_step = AG_BK;
 #endif
 #if AG_TRANS_B
-  TileLoader<AG_BN, AG_BK, (AG_VEC <= AG_BK ? AG_VEC : 1), true> lb;
+#define AG_B_TILE AG_BN, AG_BK, (AG_VEC <= AG_BK ? AG_VEC : 1), true
   const float* b_base = B + (i64)n0 * ldb + k_begin;
   const i64 b_step = AG_BK;
 #else
-  TileLoader<AG_BK, AG_BN, (AG_VEC <= AG_BN ? AG_VEC : 1), false> lb;
+#define AG_B_TILE AG_BK, AG_BN, (AG_VEC <= AG_BN ? AG_VEC : 1), false
   const float* b_base = B + (i64)k_begin * ldb + n0;
   const i64 b_step = (i64)AG_BK * ldb;
+#endif
+  // Bounds of the K slice kt as (outer, inner) limits of each operand.
+#define AG_K_LIM(kt) (k_end - (k_begin + (kt) * AG_BK))
+#if AG_TRANS_A
+#define AG_A_LIMS(kt) AG_K_LIM(kt), m_lim
+#else
+#define AG_A_LIMS(kt) m_lim, AG_K_LIM(kt)
+#endif
+#if AG_TRANS_B
+#define AG_B_LIMS(kt) n_lim, AG_K_LIM(kt)
+#else
+#define AG_B_LIMS(kt) AG_K_LIM(kt), n_lim
 #endif
 
   const int m_lim = M - m0, n_lim = N - n0;
@@ -205,19 +328,13 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
 #pragma unroll
     for (int j = 0; j < AG_TN; ++j) acc[i][j] = 0.f;
 
-  // Loads the K slice starting at k (relative to k_begin) into registers.
+#if AG_STAGES == 0
+  TileLoader<AG_A_TILE> la;
+  TileLoader<AG_B_TILE> lb;
+  // Loads the K slice kt (counted from k_begin) into registers.
   auto load_tile = [&](int kt) {
-    const int k_lim = k_end - (k_begin + kt * AG_BK);
-#if AG_TRANS_A
-    la.load(a_base + kt * a_step, lda, k_lim, m_lim, tid);
-#else
-    la.load(a_base + kt * a_step, lda, m_lim, k_lim, tid);
-#endif
-#if AG_TRANS_B
-    lb.load(b_base + kt * b_step, ldb, n_lim, k_lim, tid);
-#else
-    lb.load(b_base + kt * b_step, ldb, k_lim, n_lim, tid);
-#endif
+    la.load(a_base + kt * a_step, lda, AG_A_LIMS(kt), tid);
+    lb.load(b_base + kt * b_step, ldb, AG_B_LIMS(kt), tid);
   };
 
   if (k_tiles > 0) {
@@ -232,34 +349,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
     const bool has_next = kt + 1 < k_tiles;
     if (has_next) load_tile(kt + 1);
 
-    const float* as = As + cur * AG_BK * AG_LDS_A;
-    const float* bs = Bs + cur * AG_BK * AG_LDS_B;
-    // Technique: outer-product register tiling. Each k step loads TM + TN
-    // values from shared memory and does TM * TN FMAs with them.
-#pragma unroll
-    for (int kk = 0; kk < AG_BK; ++kk) {
-      float a[AG_TM], b[AG_TN];
-#pragma unroll
-      for (int i = 0; i < AG_TM / AG_QM; ++i) {
-        typename Vec<AG_QM>::T x =
-            *reinterpret_cast<const typename Vec<AG_QM>::T*>(as + kk * AG_LDS_A + i * AG_SUB_M + tr * AG_QM);
-        const float* xs = reinterpret_cast<const float*>(&x);
-#pragma unroll
-        for (int q = 0; q < AG_QM; ++q) a[i * AG_QM + q] = xs[q];
-      }
-#pragma unroll
-      for (int j = 0; j < AG_TN / AG_QN; ++j) {
-        typename Vec<AG_QN>::T x =
-            *reinterpret_cast<const typename Vec<AG_QN>::T*>(bs + kk * AG_LDS_B + j * AG_SUB_N + tc * AG_QN);
-        const float* xs = reinterpret_cast<const float*>(&x);
-#pragma unroll
-        for (int q = 0; q < AG_QN; ++q) b[j * AG_QN + q] = xs[q];
-      }
-#pragma unroll
-      for (int i = 0; i < AG_TM; ++i)
-#pragma unroll
-        for (int j = 0; j < AG_TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-    }
+    multiply_tile(acc, As + cur * AG_BK * AG_LDS_A, Bs + cur * AG_BK * AG_LDS_B, tr, tc);
 
     if (has_next) {
       // The other buffer was last read in iteration kt-1, and every thread
@@ -269,6 +359,32 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
       __syncthreads();
     }
   }
+#else
+  // Issues the copies of K slice kt into shared buffer buf (one commit group).
+  auto issue = [&](int kt, int buf) {
+    if (kt < k_tiles) {
+      AsyncTileLoader<AG_A_TILE>::copy(As + buf * AG_BK * AG_LDS_A, AG_LDS_A, a_base + kt * a_step, lda,
+                                       AG_A_LIMS(kt), tid);
+      AsyncTileLoader<AG_B_TILE>::copy(Bs + buf * AG_BK * AG_LDS_B, AG_LDS_B, b_base + kt * b_step, ldb,
+                                       AG_B_LIMS(kt), tid);
+    }
+    cp_async_commit();  // empty groups too: the wait count below stays exact
+  };
+#pragma unroll
+  for (int s = 0; s < AG_STAGES - 1; ++s) issue(s, s);
+  int buf = 0;  // buffer holding slice kt
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    cp_async_wait<AG_STAGES - 2>();  // this thread's copies of slice kt landed
+    // Everyone's copies landed, and everyone finished slice kt-1, whose
+    // buffer is the one refilled next.
+    __syncthreads();
+    const int refill = buf == 0 ? AG_STAGES - 1 : buf - 1;
+    issue(kt + AG_STAGES - 1, refill);
+    multiply_tile(acc, As + buf * AG_BK * AG_LDS_A, Bs + buf * AG_BK * AG_LDS_B, tr, tc);
+    buf = buf + 1 == AG_STAGES ? 0 : buf + 1;
+  }
+  cp_async_wait<0>();
+#endif
 
 #if AG_SPLIT_K > 1
   // Technique: single-pass deterministic split-K ("the last block reduces").
@@ -287,10 +403,10 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
     workspace += AG_SPLIT_TILES;
 #pragma unroll
     for (int i = 0; i < AG_TM; ++i) {
-      const int m = m0 + (i / AG_QM) * AG_SUB_M + tr * AG_QM + i % AG_QM;
+      const i64 m = (i64)m0 + (i / AG_QM) * AG_SUB_M + tr * AG_QM + i % AG_QM;
 #pragma unroll
       for (int j = 0; j < AG_TN; ++j) {
-        const int n = n0 + (j / AG_QN) * AG_SUB_N + tc * AG_QN + j % AG_QN;
+        const i64 n = (i64)n0 + (j / AG_QN) * AG_SUB_N + tc * AG_QN + j % AG_QN;
         if (m < M && n < N) workspace[blockIdx.z * slice + (i64)m * N + n] = acc[i][j];
       }
     }
@@ -317,10 +433,10 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
       const float* part = workspace + z * slice;
 #pragma unroll
       for (int i = 0; i < AG_TM; ++i) {
-        const int m = m0 + (i / AG_QM) * AG_SUB_M + tr * AG_QM + i % AG_QM;
+        const i64 m = (i64)m0 + (i / AG_QM) * AG_SUB_M + tr * AG_QM + i % AG_QM;
 #pragma unroll
         for (int j = 0; j < AG_TN; ++j) {
-          const int n = n0 + (j / AG_QN) * AG_SUB_N + tc * AG_QN + j % AG_QN;
+          const i64 n = (i64)n0 + (j / AG_QN) * AG_SUB_N + tc * AG_QN + j % AG_QN;
           if (m < M && n < N) acc[i][j] += __ldcg(part + (i64)m * N + n);
         }
       }
@@ -334,11 +450,12 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
   for (int i = 0; i < AG_TM / AG_QM; ++i) {
 #pragma unroll
     for (int q = 0; q < AG_QM; ++q) {
-      const int m = m0 + i * AG_SUB_M + tr * AG_QM + q;
+      // 64-bit row and column: m0 + offset passes 2^31 in the last tile of M near 2^31.
+      const i64 m = (i64)m0 + i * AG_SUB_M + tr * AG_QM + q;
       if (m >= M) continue;
 #pragma unroll
       for (int j = 0; j < AG_TN / AG_QN; ++j) {
-        const int n = n0 + j * AG_SUB_N + tc * AG_QN;
+        const i64 n = (i64)n0 + j * AG_SUB_N + tc * AG_QN;
         const float* v = &acc[i * AG_QM + q][j * AG_QN];
         float* c = C + (i64)m * ldc + n;
         if (AG_VEC == 4 && AG_QN == 4 && n + 3 < N) {

@@ -37,8 +37,11 @@ std::string KernelConfig::to_string() const {
     s << "tiled bm=" << bm << " bn=" << bn << " bk=" << bk << " tm=" << tm << " tn=" << tn
       << " wc=" << wc << " vec=" << vec << " sk=" << split_k;
     if (split_k > 1) s << " rd=" << split_reduce;
-    s << " sw=" << swizzle
-      << " ta=" << trans_a << " tb=" << trans_b;
+    s << " sw=" << swizzle;
+    if (stages != 0) s << " st=" << stages;
+    if (min_blocks != 1) s << " mb=" << min_blocks;
+    if (k_unroll != 0) s << " ku=" << k_unroll;
+    s << " ta=" << trans_a << " tb=" << trans_b;
   }
   return s.str();
 }
@@ -63,7 +66,14 @@ std::optional<KernelConfig> KernelConfig::parse(const std::string& text, std::st
     return std::nullopt;
   }
   int rd_i = -1;
-  if (c.kind == KernelKind::Tiled) fields["rd"] = &rd_i;
+  if (c.kind == KernelKind::Tiled) {
+    fields["rd"] = &rd_i;
+    // Optional fields (defaults 0 and 1), so configs stored before they
+    // existed still parse to what they meant.
+    fields["st"] = &c.stages;
+    fields["mb"] = &c.min_blocks;
+    fields["ku"] = &c.k_unroll;
+  }
   fields["ta"] = &ta_i;
   fields["tb"] = &tb_i;
   std::map<std::string, bool> seen;
@@ -103,6 +113,8 @@ std::optional<KernelConfig> KernelConfig::parse(const std::string& text, std::st
       return std::nullopt;
     }
     c.split_reduce = rd_i;
+    for (const char* opt : {"st", "mb", "ku"})
+      if (!seen.count(opt)) fields.erase(opt);
   }
   if (seen.size() != fields.size()) {
     if (error) *error = "missing fields in config '" + text + "'";
@@ -142,6 +154,11 @@ bool KernelConfig::is_valid(std::string* why) const {
   if (split_reduce != 0 && split_reduce != 1) return fail(why, "rd must be 0 or 1");
   if (split_k == 1 && split_reduce != 0) return fail(why, "rd must be 0 without split-K");
   if (!one_of(swizzle, {1, 2, 4, 8, 16})) return fail(why, "sw must be 1, 2, 4, 8 or 16");
+  if (!one_of(stages, {0, 2, 3, 4})) return fail(why, "st must be 0 (register staging) or 2..4 (cp.async stages)");
+  if (min_blocks < 1 || min_blocks > 4) return fail(why, "mb must be 1..4");
+  if (min_blocks * t > 2048) return fail(why, "mb * threads must be <= 2048 (threads per SM)");
+  if (!one_of(k_unroll, {0, 2, 4, 8, 16}) || (k_unroll != 0 && k_unroll >= bk))
+    return fail(why, "ku must be 0 (all of bk) or 2, 4, 8, 16 below bk");
   return true;
 }
 
@@ -154,7 +171,8 @@ int KernelConfig::threads() const {
 size_t KernelConfig::smem_bytes() const {
   if (kind == KernelKind::Generic) return 0;
   const int pad = 4;  // AG_PAD in sgemm_tiled.cu
-  return size_t(2) * bk * ((bm + pad) + (bn + pad)) * sizeof(float);
+  const int buffers = stages > 0 ? stages : 2;  // AG_NBUF
+  return size_t(buffers) * bk * ((bm + pad) + (bn + pad)) * sizeof(float);
 }
 
 bool KernelConfig::can_implement(const Problem& p) const {
@@ -178,7 +196,10 @@ std::vector<std::string> KernelConfig::defines() const {
                                              {"AG_TM", tm},   {"AG_TN", tn},       {"AG_WC", wc},
                                              {"AG_VEC", vec}, {"AG_SPLIT_K", split_k},
                                              {"AG_SPLIT_REDUCE", split_reduce},
-                                             {"AG_SWIZZLE", swizzle}};
+                                             {"AG_SWIZZLE", swizzle},
+                                             {"AG_STAGES", stages},
+                                             {"AG_MIN_BLOCKS", min_blocks},
+                                             {"AG_KUNROLL", k_unroll}};
     for (const auto& [name, value] : v) d.push_back(std::string("-D") + name + "=" + std::to_string(value));
   }
   return d;

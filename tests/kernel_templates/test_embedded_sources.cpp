@@ -126,11 +126,13 @@ TEST(KernelTemplates, KindsMapToTheirFilesAndEntryPoints) {
 }
 
 TEST(KernelTemplates, HostAndKernelAgreeOnSharedMemoryPadding) {
-  // KernelConfig::smem_bytes() assumes AG_PAD == 4 and two stages.
+  // KernelConfig::smem_bytes() assumes AG_PAD == 4 and AG_NBUF buffers
+  // (two with register staging, AG_STAGES with cp.async).
   const std::string& src = KernelTemplate::for_kind(KernelKind::Tiled).source();
   EXPECT_NE(src.find("#define AG_PAD 4\n"), std::string::npos);
-  EXPECT_NE(src.find("[2][AG_BK][AG_LDS_A]"), std::string::npos);
-  EXPECT_NE(src.find("[2][AG_BK][AG_LDS_B]"), std::string::npos);
+  EXPECT_NE(src.find("#define AG_NBUF (AG_STAGES > 0 ? AG_STAGES : 2)\n"), std::string::npos);
+  EXPECT_NE(src.find("[AG_NBUF][AG_BK][AG_LDS_A]"), std::string::npos);
+  EXPECT_NE(src.find("[AG_NBUF][AG_BK][AG_LDS_B]"), std::string::npos);
 }
 
 autogemm::Problem problem(int64_t m, int64_t n, int64_t k) {

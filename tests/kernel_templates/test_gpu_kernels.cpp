@@ -102,6 +102,38 @@ TEST_F(GpuKernels, TileShapeVariantsAreCorrect) {
   }
 }
 
+// cp.async stages (st) and partial k unrolling (ku): every layout, edges in
+// M, N and K, the unaligned class (4-byte copies), split-K on top.
+TEST_F(GpuKernels, PipelineAndUnrollVariantsAreCorrect) {
+  std::vector<KernelConfig> variants;
+  for (int st : {2, 3, 4}) {
+    KernelConfig c = tiled(128, 128, 8, 16, 8, 8, 4, 1, 8);
+    c.stages = st;
+    variants.push_back(c);
+  }
+  KernelConfig big = tiled(128, 256, 16, 16, 8, 4, 4, 1, 1);
+  big.k_unroll = 8;
+  variants.push_back(big);
+  big.stages = 3;
+  variants.push_back(big);
+  KernelConfig unaligned = tiled(64, 64, 16, 4, 4, 8, 1, 1, 1);
+  unaligned.stages = 3;
+  unaligned.k_unroll = 4;
+  variants.push_back(unaligned);
+  KernelConfig split = tiled(64, 256, 8, 16, 8, 8, 4, 3, 1);
+  split.stages = 3;
+  variants.push_back(split);
+  split.split_reduce = 1;
+  variants.push_back(split);
+  for (const KernelConfig& c : variants) {
+    SCOPED_TRACE(c.to_string());
+    for (bool ta : {false, true})
+      for (bool tb : {false, true})
+        for (const Shape& s : {Shape{127, 257, 509}, Shape{300, 200, 64}, Shape{1, 1, 1}, Shape{257, 129, 1031}})
+          expect_correct(c, s, ta, tb, 1.5f, -0.5f, c.vec == 4 ? 4 : 3);
+  }
+}
+
 TEST_F(GpuKernels, SplitKIsCorrectAndDeterministic) {
   for (int sk : {2, 3, 8})
   for (int rd : {0, 1}) {
@@ -120,8 +152,10 @@ TEST_F(GpuKernels, AlphaZeroNeverReadsAAndB) {
   // A and B full of NaN: alpha == 0 must give exactly beta * C.
   KernelConfig split_reduce_kernel = tiled(64, 64, 8, 4, 4, 8, 4, 4, 1);
   split_reduce_kernel.split_reduce = 1;
+  KernelConfig async_kernel = tiled(64, 64, 8, 4, 4, 8, 4, 1, 1);
+  async_kernel.stages = 3;
   for (const KernelConfig& c : {tiled(64, 64, 8, 4, 4, 8, 4, 1, 1), tiled(64, 64, 8, 4, 4, 8, 4, 4, 1),
-                                split_reduce_kernel, KernelConfig::generic(false, false)}) {
+                                split_reduce_kernel, async_kernel, KernelConfig::generic(false, false)}) {
     const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, false, false, 100, 100, 300, true);
     Verifier ver(p, dev_, 0.0f, 0.5f, 3);
     Stream st;

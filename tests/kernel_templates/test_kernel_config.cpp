@@ -41,6 +41,8 @@ std::vector<KernelConfig> valid_tiled_configs() {
               c.swizzle = kSwizzles[(i / 3) % 5];
               c.trans_a = (i / 5) & 1;
               c.trans_b = (i / 7) & 1;
+              c.stages = (i / 11) % 2 ? 3 : 0;
+              c.k_unroll = (i / 13) % 2 && bk > 4 ? bk / 2 : 0;
               ++i;
               if (c.is_valid()) out.push_back(c);
             }
@@ -264,9 +266,11 @@ TEST(KernelConfigSizes, WorkspaceForSplitK) {
 }
 
 TEST(KernelConfigSizes, SharedMemoryMatchesTheKernelLayout) {
-  // sgemm_tiled.cu: two stages of As[bk][bm + 4] and Bs[bk][bn + 4] floats.
+  // sgemm_tiled.cu: AG_NBUF buffers (2 with register staging, st with
+  // cp.async) of As[bk][bm + 4] and Bs[bk][bn + 4] floats.
   for (const KernelConfig& c : valid_tiled_configs()) {
-    const size_t want = size_t(2) * c.bk * ((c.bm + 4) + (c.bn + 4)) * sizeof(float);
+    const size_t buffers = c.stages > 0 ? c.stages : 2;
+    const size_t want = buffers * c.bk * ((c.bm + 4) + (c.bn + 4)) * sizeof(float);
     ASSERT_EQ(c.smem_bytes(), want) << c.to_string();
   }
   EXPECT_EQ(KernelConfig::parse(text(128, 128, 8, 8, 8))->smem_bytes(), 2u * 8 * (132 + 132) * 4);
@@ -278,12 +282,51 @@ TEST(KernelConfigDefines, EveryParameterBecomesADefine) {
   const std::vector<std::string> want = {"-DAG_TRANS_A=1", "-DAG_TRANS_B=0", "-DAG_BM=32",
                                          "-DAG_BN=64",     "-DAG_BK=16",     "-DAG_TM=2",
                                          "-DAG_TN=4",      "-DAG_WC=4",      "-DAG_VEC=1",
-                                         "-DAG_SPLIT_K=4", "-DAG_SPLIT_REDUCE=0", "-DAG_SWIZZLE=2"};
+                                         "-DAG_SPLIT_K=4", "-DAG_SPLIT_REDUCE=0", "-DAG_SWIZZLE=2",
+                                         "-DAG_STAGES=0",  "-DAG_MIN_BLOCKS=1", "-DAG_KUNROLL=0"};
   const auto d = c.defines();
   for (const auto& w : want) EXPECT_NE(std::find(d.begin(), d.end(), w), d.end()) << w;
   EXPECT_EQ(d.size(), want.size());
   const auto g = KernelConfig::generic(false, true).defines();
   EXPECT_EQ(g, (std::vector<std::string>{"-DAG_TRANS_A=0", "-DAG_TRANS_B=1"}));
+}
+
+// st, mb and ku are optional in the text (configs stored before they
+// existed keep their meaning) and appear in the canonical form only when
+// they differ from their defaults.
+TEST(KernelConfigPipeline, OptionalFieldsRoundTripAndDefaultToTheOldKernel) {
+  const auto old = KernelConfig::parse(text(128, 128, 8, 16, 8));
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->stages, 0);
+  EXPECT_EQ(old->min_blocks, 1);
+  EXPECT_EQ(old->k_unroll, 0);
+  EXPECT_EQ(old->to_string(), text(128, 128, 8, 16, 8));
+
+  const std::string t = "tiled bm=128 bn=256 bk=16 tm=16 tn=8 wc=4 vec=4 sk=1 sw=1 st=3 mb=2 ku=8 ta=0 tb=1";
+  const auto c = KernelConfig::parse(t);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->stages, 3);
+  EXPECT_EQ(c->min_blocks, 2);
+  EXPECT_EQ(c->k_unroll, 8);
+  EXPECT_EQ(c->to_string(), t);
+  // Written-out defaults parse, and print canonically without them.
+  const auto d = KernelConfig::parse("tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=4 sk=1 sw=1 st=0 mb=1 ku=0 ta=0 tb=0");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->to_string(), "tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=4 sk=1 sw=1 ta=0 tb=0");
+}
+
+TEST(KernelConfigPipeline, OutOfRangeStagesBlocksAndUnrollAreRejected) {
+  const std::string base = "tiled bm=128 bn=128 bk=16 tm=16 tn=8 wc=4 vec=4 sk=1 sw=1 ";
+  for (const char* bad : {"st=1", "st=5", "mb=0", "mb=5", "ku=3", "ku=16", "ku=32", "st=3 st=3"}) {
+    std::string why;
+    EXPECT_FALSE(KernelConfig::parse(base + bad + " ta=0 tb=0", &why)) << bad;
+    EXPECT_FALSE(why.empty()) << bad;
+  }
+  // Three stages need three shared buffers.
+  const auto two = KernelConfig::parse(base + "ta=0 tb=0");
+  const auto three = KernelConfig::parse(base + "st=3 ta=0 tb=0");
+  ASSERT_TRUE(two && three);
+  EXPECT_EQ(three->smem_bytes() * 2, two->smem_bytes() * 3);
 }
 
 }  // namespace

@@ -103,7 +103,8 @@ struct Tile {
 TEST(NvrtcCompile, TiledConfigsAcrossTransposesVectorWidthsAndSplitK) {
   // Covers: the two built-in defaults (128x128x8 t8x8, 64x64x8 t4x4), thread
   // tiles below the 4-wide fragment (t2x2, t1x8), the deepest and shallowest
-  // K slices, the largest register tile, 256-wide tiles and every wc shape.
+  // K slices, the largest register tile, 256-wide tiles and every wc shape;
+  // register staging and 2..4 cp.async stages; full and partial k unrolling.
   const Tile tiles[] = {
       {128, 128, 8, 8, 8, 8},  {64, 64, 8, 4, 4, 8},   {32, 32, 16, 2, 2, 4},
       {128, 64, 16, 8, 4, 8},  {256, 128, 8, 16, 8, 8}, {16, 256, 4, 1, 8, 32},
@@ -122,6 +123,9 @@ TEST(NvrtcCompile, TiledConfigsAcrossTransposesVectorWidthsAndSplitK) {
           c.bm = s.bm, c.bn = s.bn, c.bk = s.bk, c.tm = s.tm, c.tn = s.tn, c.wc = s.wc;
           c.vec = vec, c.split_k = sk, c.swizzle = swizzles[i % 5];
           c.trans_a = t & 1, c.trans_b = (t >> 1) & 1;
+          // Half of them through the cp.async pipeline, some partly unrolled.
+          c.stages = (i % 2) ? 2 + i % 3 : 0;
+          c.k_unroll = (i % 3 == 0 && s.bk >= 8) ? s.bk / 2 : 0;
           std::string why;
           ASSERT_TRUE(c.is_valid(&why)) << c.to_string() << ": " << why;
           jobs.push_back({c.to_string(), [c] { return autogemm::compile_kernel(c, kArch); },

@@ -1,6 +1,7 @@
 #include "autogemm/search_space.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace autogemm {
 
@@ -17,8 +18,18 @@ SearchLimits SearchLimits::of(const DeviceInfo& dev) {
 
 int SearchSpace::estimated_registers(const KernelConfig& c) {
   const int t = c.threads();
-  const int staged = (c.bm * c.bk + c.bn * c.bk + t - 1) / t;  // global->smem staging
-  return c.tm * c.tn + c.tm + c.tn + staged + 28;
+  // Staging registers with st=0; cp.async (st>0) needs about as many for
+  // the per-copy addresses the compiler keeps live instead.
+  const int staged = (c.bm * c.bk + c.bn * c.bk + t - 1) / t;
+  const int natural = c.tm * c.tn + c.tm + c.tn + staged + 28;
+  return std::min(natural, register_cap(c));
+}
+
+int SearchSpace::register_cap(const KernelConfig& c) {
+  const int t = std::max(1, c.threads());
+  // __launch_bounds__(t, mb): registers are allocated per warp in units of
+  // 8 per thread, and 65536 per SM (H100/H200) must hold mb blocks.
+  return std::min(255, (65536 / (c.min_blocks * t)) / 8 * 8);
 }
 
 namespace {
@@ -27,6 +38,20 @@ int64_t next_pow2(int64_t v) {
   int64_t p = 1;
   while (p < v) p <<= 1;
   return p;
+}
+
+// Split-K is tried (a) while the tiles alone fill less than one wave, up to
+// ~8 waves of blocks, and (b) with 2..4 slices when the tiles leave the last
+// wave less than 3/4 full (3000^3 with 64x256 tiles: 564 blocks on 264
+// slots = 2.14 waves, so a third of the GPU idles in the last one). Every
+// slice keeps at least 4 K steps.
+bool split_k_worth_trying(const Problem& p, int64_t tiles, int sk, int bk, const SearchLimits& lim) {
+  if (p.k / sk < 4 * bk) return false;
+  if (tiles < lim.sm_count) return tiles * sk <= 8 * lim.sm_count;
+  if (sk > 4 || tiles > 16 * lim.sm_count) return false;
+  const double slots = 2.0 * lim.sm_count;  // two resident blocks per SM, typical of the large tiles
+  const double waves = double(tiles) / slots;
+  return waves - std::floor(waves) > 0.0 && waves - std::floor(waves) < 0.75;
 }
 
 }  // namespace
@@ -46,14 +71,15 @@ std::vector<KernelConfig> SearchSpace::enumerate(const Problem& p, const SearchL
           for (int tn : {2, 4, 8, 16}) {
             for (int wc : {4, 8}) {
               for (int sk : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128}) {
-                // Split K only while the tiles alone fill less than one wave,
-                // up to ~8 waves of blocks, with at least 4 K steps a slice.
-                if (sk > 1 && (tiles >= lim.sm_count || tiles * sk > 8 * lim.sm_count ||
-                               p.k / sk < 4 * bk))
-                  continue;
+                if (sk > 1 && !split_k_worth_trying(p, tiles, sk, bk, lim)) continue;
                 for (int rd = 0; rd <= (sk > 1 ? 1 : 0); ++rd)
-                for (int sw : {1, 8}) {
+                for (int sw : {1, 8})
+                for (int st : {0, 3})
+                for (int ku : {0, 2, 4, 8, 16}) {
                   if (sw > 1 && (p.m + bm - 1) / bm < 2 * sw) continue;
+                  // Large outputs: register tiles under 32 never win (more
+                  // shared-memory reads per FMA), so they are not tried.
+                  if (p.m * p.n >= (int64_t(1) << 22) && tm * tn < 32) continue;
                   KernelConfig c;
                   c.kind = KernelKind::Tiled;
                   c.bm = bm, c.bn = bn, c.bk = bk, c.tm = tm, c.tn = tn, c.wc = wc;
@@ -61,6 +87,8 @@ std::vector<KernelConfig> SearchSpace::enumerate(const Problem& p, const SearchL
                   c.split_k = sk;
                   c.split_reduce = rd;
                   c.swizzle = sw;
+                  c.stages = st;
+                  c.k_unroll = ku;
                   c.trans_a = p.trans_a, c.trans_b = p.trans_b;
                   if (!c.is_valid() || !c.can_implement(p)) continue;
                   const int t = c.threads();
@@ -68,6 +96,11 @@ std::vector<KernelConfig> SearchSpace::enumerate(const Problem& p, const SearchL
                   if (tm * tn < 8 || tm * tn > 128) continue;
                   if (tm > 2 * tn || tn > 2 * tm) continue;  // lopsided tiles waste loads
                   if (c.smem_bytes() > lim.max_smem) continue;
+                  // Partial k unrolling only where the fully unrolled body
+                  // (tm*tn*bk FFMAs) outgrows the instruction cache, and then
+                  // to about 1024 FFMAs a loop trip.
+                  if (ku != 0 && (tm * tn * bk <= 1024 || ku != 1024 / (tm * tn))) continue;
+                  if (c.workspace_floats(p) > KernelConfig::kMaxWorkspaceFloats) continue;
                   if (estimated_registers(c) > 255) continue;
                   if (int64_t(estimated_registers(c)) * t > lim.regs_per_sm) continue;
                   out.push_back(c);

@@ -52,6 +52,11 @@ double model_cost(const KernelConfig& c, const Problem& p, const SearchLimits& l
   if (c.split_k > 1) cost += double(p.m) * p.n * c.split_k * 64.0 / lim.sm_count + 4e5;
   // rd=0: one block per tile folds all slices (few SMs busy, one launch);
   // rd=1: a second launch spreads the fold over every SM.
+  // cp.async stages and partial unrolling win only on some shapes (measured
+  // on H200: 3000^3 +3% with st=3, most large shapes -5..-10%); a slight
+  // penalty ranks them right behind the same tiles without them.
+  if (c.stages > 0) cost *= 1.01;
+  if (c.k_unroll > 0) cost *= 1.005;
   if (c.split_k > 1)
     cost += c.split_reduce ? 3e5 : double(c.split_k) * c.bm * c.bn * 16.0 * std::ceil(tiles_m * tiles_n / lim.sm_count);
   return cost;

@@ -27,11 +27,18 @@ struct KernelConfig {
   int split_reduce = 0;  ///< split-K only: 0 the last block of a tile reduces
                          ///< in-kernel; 1 a second kernel reduces all tiles
   int swizzle = 1;  ///< block raster group height
+  int stages = 0;   ///< global->shared pipeline: 0 register staging (two
+                    ///< shared buffers), 2..4 cp.async with that many buffers
+  int min_blocks = 1;  ///< blocks per SM promised to the register allocator
+                       ///< (__launch_bounds__); > 1 caps registers per thread
+  int k_unroll = 0;    ///< k steps unrolled in the inner product (0: all bk)
   // Operand layouts of the canonical problem the kernel is built for.
   bool trans_a = false, trans_b = false;
 
   /// Canonical text, e.g. "tiled bm=128 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0";
-  /// with split-K the reduction mode follows sk: "... sk=8 rd=1 sw=1 ...".
+  /// with split-K the reduction mode follows sk: "... sk=8 rd=1 sw=1 ...";
+  /// st (stages), mb (min blocks) and ku (k unroll) appear after sw only
+  /// when not 0, 1 and 0.
   std::string to_string() const;
   /// Parses canonical text; nullopt (with *error) unless every field is present,
   /// known and in range (is_valid).
@@ -46,6 +53,9 @@ struct KernelConfig {
   bool can_implement(const Problem& p) const;
   /// Split-K tile counters at the start of every workspace (AG_SPLIT_TILES).
   static constexpr size_t kSplitTiles = 65536;
+  /// Largest split-K workspace dispatch allocates, in floats (256 MiB); the
+  /// tuner never proposes a config that needs more.
+  static constexpr size_t kMaxWorkspaceFloats = size_t(64) << 20;
   /// Workspace floats needed for `p` (tile counters, then split-K partial
   /// sums), 0 if none. A workspace must be zero-filled when allocated; the
   /// kernels leave its counters zero, so it serves any later problem.

@@ -36,7 +36,7 @@ struct PlanChoice {
 std::vector<TunedEntry> usable_winners(const std::vector<WinnerRecord>& rows);
 
 /// Largest split-K workspace dispatch will allocate, in floats (256 MiB).
-constexpr size_t kMaxWorkspaceFloats = size_t(64) << 20;
+constexpr size_t kMaxWorkspaceFloats = KernelConfig::kMaxWorkspaceFloats;
 
 /// Applies the policy above.
 PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winners);

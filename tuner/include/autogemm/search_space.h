@@ -35,6 +35,10 @@ class SearchSpace {
   /// Registers per thread the compiler will likely need (accumulators,
   /// fragments, staging registers, addressing); used only to prune.
   static int estimated_registers(const KernelConfig& c);
+
+  /// Registers per thread the compiler may use under the config's
+  /// __launch_bounds__ (255 unless min_blocks caps it).
+  static int register_cap(const KernelConfig& c);
 };
 
 }  // namespace autogemm
