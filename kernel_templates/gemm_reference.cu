@@ -23,21 +23,22 @@ extern "C" __global__ void __launch_bounds__(AG_R * AG_R)
   __shared__ double As[AG_R][AG_R + 1];
   __shared__ double Bs[AG_R][AG_R + 1];
   const int tx = threadIdx.x % AG_R, ty = threadIdx.x / AG_R;
-  const int tiles_n = (N + AG_R - 1) / AG_R;
-  const int m = (blockIdx.x / tiles_n) * AG_R + ty;
-  const int n = (blockIdx.x % tiles_n) * AG_R + tx;
+  // Index math in 64 bits (matrices of more than 2^31 elements, sizes near 2^31).
+  const i64 tiles_n = ((i64)N + AG_R - 1) / AG_R;
+  const i64 m = ((i64)blockIdx.x / tiles_n) * AG_R + ty;
+  const i64 n = ((i64)blockIdx.x % tiles_n) * AG_R + tx;
   double acc = 0.0, abs_acc = 0.0;
-  for (int k0 = 0; k0 < K; k0 += AG_R) {
-    const int ka = k0 + tx, kb = k0 + ty;
+  for (i64 k0 = 0; k0 < K; k0 += AG_R) {
+    const i64 ka = k0 + tx, kb = k0 + ty;
 #if AG_TRANS_A
-    As[ty][tx] = (m < M && ka < K) ? (double)A[(i64)ka * lda + m] : 0.0;
+    As[ty][tx] = (m < M && ka < K) ? (double)A[ka * lda + m] : 0.0;
 #else
-    As[ty][tx] = (m < M && ka < K) ? (double)A[(i64)m * lda + ka] : 0.0;
+    As[ty][tx] = (m < M && ka < K) ? (double)A[m * lda + ka] : 0.0;
 #endif
 #if AG_TRANS_B
-    Bs[ty][tx] = (n < N && kb < K) ? (double)B[(i64)n * ldb + kb] : 0.0;
+    Bs[ty][tx] = (n < N && kb < K) ? (double)B[n * ldb + kb] : 0.0;
 #else
-    Bs[ty][tx] = (n < N && kb < K) ? (double)B[(i64)kb * ldb + n] : 0.0;
+    Bs[ty][tx] = (n < N && kb < K) ? (double)B[kb * ldb + n] : 0.0;
 #endif
     __syncthreads();
 #pragma unroll
@@ -49,10 +50,10 @@ extern "C" __global__ void __launch_bounds__(AG_R * AG_R)
     __syncthreads();
   }
   if (m < M && n < N) {
-    const double c0 = (beta != 0.0) ? (double)C0[(i64)m * ldc0 + n] : 0.0;
-    const i64 o = (i64)m * N + n;
+    const double c0 = (beta != 0.0) ? (double)C0[m * ldc0 + n] : 0.0;
+    const i64 o = m * N + n;
     ref[o] = alpha * acc + beta * c0;
-    const double gamma = (double)(K + 2) * 5.9604644775390625e-08;  // 2^-24
+    const double gamma = ((double)K + 2.0) * 5.9604644775390625e-08;  // 2^-24
     // The final alpha*acc and beta*c rounding steps are covered by the +2.
     bound[o] = gamma * (fabs(alpha) * abs_acc + fabs(beta * c0)) + 1e-35;
   }

@@ -23,24 +23,26 @@ extern "C" __global__ void __launch_bounds__(AG_G * AG_G)
   __shared__ float Bs[AG_G][AG_G + 1];
   const int tx = threadIdx.x % AG_G, ty = threadIdx.x / AG_G;
   // One linear grid dimension: blockIdx.y would cap M at 65535 tiles.
-  const int tiles_n = (N + AG_G - 1) / AG_G;
-  const int m = (blockIdx.x / tiles_n) * AG_G + ty;
-  const int n = (blockIdx.x % tiles_n) * AG_G + tx;
+  // Index math in 64 bits: M, N, K up to 2^31-1 and matrices of more than
+  // 2^31 elements must not wrap (N + 15, m = tile * 16 + ty, k0 + 16 would).
+  const i64 tiles_n = ((i64)N + AG_G - 1) / AG_G;
+  const i64 m = ((i64)blockIdx.x / tiles_n) * AG_G + ty;
+  const i64 n = ((i64)blockIdx.x % tiles_n) * AG_G + tx;
   float acc = 0.f;
   // alpha == 0 never reads A or B (reference-BLAS rule), so NaN there cannot leak.
-  const int k_stop = alpha != 0.f ? K : 0;
-  for (int k0 = 0; k0 < k_stop; k0 += AG_G) {
+  const i64 k_stop = alpha != 0.f ? K : 0;
+  for (i64 k0 = 0; k0 < k_stop; k0 += AG_G) {
     // Thread (ty, tx) loads A(m, k0+tx) and B(k0+ty, n).
-    const int ka = k0 + tx, kb = k0 + ty;
+    const i64 ka = k0 + tx, kb = k0 + ty;
 #if AG_TRANS_A
-    As[ty][tx] = (m < M && ka < K) ? A[(i64)ka * lda + m] : 0.f;
+    As[ty][tx] = (m < M && ka < K) ? A[ka * lda + m] : 0.f;
 #else
-    As[ty][tx] = (m < M && ka < K) ? A[(i64)m * lda + ka] : 0.f;
+    As[ty][tx] = (m < M && ka < K) ? A[m * lda + ka] : 0.f;
 #endif
 #if AG_TRANS_B
-    Bs[ty][tx] = (n < N && kb < K) ? B[(i64)n * ldb + kb] : 0.f;
+    Bs[ty][tx] = (n < N && kb < K) ? B[n * ldb + kb] : 0.f;
 #else
-    Bs[ty][tx] = (n < N && kb < K) ? B[(i64)kb * ldb + n] : 0.f;
+    Bs[ty][tx] = (n < N && kb < K) ? B[kb * ldb + n] : 0.f;
 #endif
     __syncthreads();
 #pragma unroll
@@ -48,7 +50,7 @@ extern "C" __global__ void __launch_bounds__(AG_G * AG_G)
     __syncthreads();
   }
   if (m < M && n < N) {
-    float* c = C + (i64)m * ldc + n;
+    float* c = C + m * ldc + n;
     // beta == 0 never reads C, so NaN or garbage there cannot leak.
     *c = beta != 0.f ? fmaf(beta, *c, alpha * acc) : alpha * acc;
   }

@@ -7,6 +7,8 @@
 #   OUT=/tmp/out scripts/gpu_check.sh [build-dir]        (full check, public suite)
 #   TUNE_SHAPES="4096x4096x4096 16x4096x4096" TUNE_ARGS="--strategy exhaustive" ...
 #   SKIP_TESTS=1 / SKIP_BENCH=1 leave those parts out.
+#   SANITIZER=1 adds scripts/compute_sanitizer.sh (memcheck, racecheck,
+#   initcheck over the default kernels; logs $OUT/sanitizer-*.log, ~3 min).
 set -u -o pipefail
 B=${1:-build}
 OUT=${OUT:-$PWD/gpu-out}
@@ -43,6 +45,13 @@ summary+=("$(printf '%-28s %s' sgemm_example "$(grep -o 'nvrtc_compiles=[0-9]*.*
 if [ -x "$B/tools/gemm_bench" ] && [ "${SKIP_BENCH:-0}" != 1 ]; then
   # shellcheck disable=SC2086
   AUTOGEMM_CACHE="$DB" "$B"/tools/gemm_bench "${args[@]}" ${BENCH_ARGS:-} --json "$OUT/bench.json" 2>&1 | tee "$OUT/bench.log" | tail -n 45
+fi
+
+if [ "${SANITIZER:-0}" = 1 ]; then
+  OUT="$OUT" "$(dirname "$0")"/compute_sanitizer.sh "$B" 2>&1 | tee "$OUT/sanitizer.log"
+  rc=${PIPESTATUS[0]}
+  summary+=("$(printf '%-28s %s' compute-sanitizer "$([ "$rc" = 0 ] && echo "PASS (0 errors)" || echo "FAIL (rc=$rc)")")")
+  while IFS= read -r l; do summary+=("  $l"); done < <(cat "$OUT/sanitizer-summary.txt" 2>/dev/null)
 fi
 
 echo

@@ -259,6 +259,17 @@ std::vector<TrialRow> TuningCache::load_all_trials(const DeviceKey& dev) const {
   return select_trials(impl_->db, dev, nullptr);
 }
 
+std::string TuningCache::integrity_check() const {
+  auto lock = impl_->enter();
+  Stmt s = impl_->db.prepare("PRAGMA integrity_check");
+  std::string out;
+  while (s.step()) {
+    if (!out.empty()) out += "\n";
+    out += s.column_text(0);
+  }
+  return out;
+}
+
 std::vector<DeviceKey> TuningCache::load_devices() const {
   auto lock = impl_->enter();
   Db& db = impl_->db;

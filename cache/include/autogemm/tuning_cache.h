@@ -185,6 +185,11 @@ class TuningCache {
   /// Every device that has rows in the store.
   std::vector<DeviceKey> load_devices() const;
 
+  /// Runs `PRAGMA integrity_check` over the whole file (every page, index and
+  /// constraint; slower than the quick_check done by open()). Returns "ok"
+  /// when the file is sound, else SQLite's findings, one per line. Reads only.
+  std::string integrity_check() const;
+
   /// Every trial stored for `dev`, with shape, template hash and time.
   std::vector<TrialRow> load_all_trials(const DeviceKey& dev) const;
 
