@@ -2,6 +2,7 @@
 // device limits, and the space adapts to the shape.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "autogemm/search_space.h"
@@ -32,6 +33,10 @@ TEST(SearchSpace, EveryCandidateIsValidImplementsAndFitsLimits) {
       ASSERT_GE(c.threads(), 64);
       ASSERT_LE(c.threads(), 512);
       ASSERT_LE(SearchSpace::estimated_registers(c), 255) << c.to_string();
+      // Dispatch refuses bigger workspaces: the tuner must never pick one.
+      ASSERT_LE(c.workspace_floats(p), KernelConfig::kMaxWorkspaceFloats) << c.to_string();
+      // Large register-tile bodies get a partly unrolled twin; nothing else.
+      if (c.k_unroll) ASSERT_GT(c.tm * c.tn * c.bk, 1024) << c.to_string();
       ASSERT_TRUE(seen.insert(c.to_string()).second) << "duplicate " << c.to_string();
       // KernelConfig text survives the cache round trip.
       auto back = KernelConfig::parse(c.to_string());
@@ -49,7 +54,7 @@ TEST(SearchSpace, SmallerSharedMemoryLimitPrunesBigTiles) {
   EXPECT_LT(SearchSpace::enumerate(p, small).size(), SearchSpace::enumerate(p, SearchLimits{}).size());
 }
 
-TEST(SearchSpace, SplitKOnlyWhenTilesCannotFillTheGpu) {
+TEST(SearchSpace, SplitKOnlyWhenTilesCannotFillTheGpuOrTheLastWave) {
   const SearchLimits lim;
   for (const KernelConfig& c : SearchSpace::enumerate(shape("8192x8192x8192"), lim)) EXPECT_EQ(c.split_k, 1);
   bool any_split = false;
@@ -61,6 +66,33 @@ TEST(SearchSpace, SplitKOnlyWhenTilesCannotFillTheGpu) {
     }
   }
   EXPECT_TRUE(any_split);
+}
+
+// Many tiles: split-K only to fill a badly filled last wave, with 2..4 slices.
+TEST(SearchSpace, SplitKAgainstAPartialLastWave) {
+  const SearchLimits lim;
+  const Problem p = shape("3000x3000x3000");
+  bool any_split = false;
+  for (const KernelConfig& c : SearchSpace::enumerate(p, lim)) {
+    if (c.split_k == 1) continue;
+    any_split = true;
+    EXPECT_LE(c.split_k, 4) << c.to_string();
+    const int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+    const double waves = double(tiles) / (lim.sm_count * SearchSpace::blocks_per_sm(c, lim));
+    EXPECT_LT(waves - std::floor(waves), 0.75) << c.to_string();
+  }
+  EXPECT_TRUE(any_split);
+  // 4096^3 with 128x128 tiles: 1024 tiles on 2 x 132 slots, last wave 88% full.
+  for (const KernelConfig& c : SearchSpace::enumerate(shape("4096x4096x4096"), lim))
+    if (c.bm == 128 && c.bn == 128) EXPECT_EQ(c.split_k, 1) << c.to_string();
+}
+
+TEST(SearchSpace, FourStagesOnlyForSkinnyProblems) {
+  const SearchLimits lim;
+  for (const KernelConfig& c : SearchSpace::enumerate(shape("2048x2048x2048"), lim)) EXPECT_NE(c.stages, 4);
+  bool four = false;
+  for (const KernelConfig& c : SearchSpace::enumerate(shape("1x4096x4096"), lim)) four |= c.stages == 4;
+  EXPECT_TRUE(four);
 }
 
 TEST(SearchSpace, TilesNeverFarLargerThanTheMatrix) {

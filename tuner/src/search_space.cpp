@@ -25,6 +25,15 @@ int SearchSpace::estimated_registers(const KernelConfig& c) {
   return std::min(natural, register_cap(c));
 }
 
+int SearchSpace::blocks_per_sm(const KernelConfig& c, const SearchLimits& lim) {
+  const int t = std::max(1, c.threads());
+  const int regs = estimated_registers(c);
+  const int64_t by_regs = lim.regs_per_sm / (int64_t(regs) * t);
+  const int64_t by_smem = int64_t(lim.smem_per_sm / (c.smem_bytes() + 1024));
+  const int64_t by_threads = lim.max_threads_per_sm / t;
+  return int(std::max<int64_t>(1, std::min({by_regs, by_smem, by_threads, int64_t(32)})));
+}
+
 int SearchSpace::register_cap(const KernelConfig& c) {
   const int t = std::max(1, c.threads());
   // __launch_bounds__(t, mb): registers are allocated per warp in units of
@@ -45,13 +54,14 @@ int64_t next_pow2(int64_t v) {
 // wave less than 3/4 full (3000^3 with 64x256 tiles: 564 blocks on 264
 // slots = 2.14 waves, so a third of the GPU idles in the last one). Every
 // slice keeps at least 4 K steps.
-bool split_k_worth_trying(const Problem& p, int64_t tiles, int sk, int bk, const SearchLimits& lim) {
-  if (p.k / sk < 4 * bk) return false;
+bool split_k_worth_trying(const Problem& p, const KernelConfig& c, int64_t tiles, const SearchLimits& lim) {
+  const int sk = c.split_k;
+  if (p.k / sk < 4 * c.bk) return false;
   if (tiles < lim.sm_count) return tiles * sk <= 8 * lim.sm_count;
   if (sk > 4 || tiles > 16 * lim.sm_count) return false;
-  const double slots = 2.0 * lim.sm_count;  // two resident blocks per SM, typical of the large tiles
-  const double waves = double(tiles) / slots;
-  return waves - std::floor(waves) > 0.0 && waves - std::floor(waves) < 0.75;
+  const double waves = double(tiles) / (double(lim.sm_count) * SearchSpace::blocks_per_sm(c, lim));
+  const double last = waves - std::floor(waves);
+  return last > 0.0 && last < 0.75;
 }
 
 }  // namespace
@@ -71,11 +81,13 @@ std::vector<KernelConfig> SearchSpace::enumerate(const Problem& p, const SearchL
           for (int tn : {2, 4, 8, 16}) {
             for (int wc : {4, 8}) {
               for (int sk : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128}) {
-                if (sk > 1 && !split_k_worth_trying(p, tiles, sk, bk, lim)) continue;
                 for (int rd = 0; rd <= (sk > 1 ? 1 : 0); ++rd)
                 for (int sw : {1, 8})
-                for (int st : {0, 3})
+                for (int st : {0, 3, 4})
                 for (int ku : {0, 2, 4, 8, 16}) {
+                  // Four stages only for skinny, bandwidth-bound problems (more
+                  // bytes in flight per SM); elsewhere three did as well.
+                  if (st == 4 && std::min(p.m, p.n) > 16) continue;
                   if (sw > 1 && (p.m + bm - 1) / bm < 2 * sw) continue;
                   // Large outputs: register tiles under 32 never win (more
                   // shared-memory reads per FMA), so they are not tried.
@@ -101,6 +113,7 @@ std::vector<KernelConfig> SearchSpace::enumerate(const Problem& p, const SearchL
                   // to about 1024 FFMAs a loop trip.
                   if (ku != 0 && (tm * tn * bk <= 1024 || ku != 1024 / (tm * tn))) continue;
                   if (c.workspace_floats(p) > KernelConfig::kMaxWorkspaceFloats) continue;
+                  if (sk > 1 && !split_k_worth_trying(p, c, tiles, lim)) continue;
                   if (estimated_registers(c) > 255) continue;
                   if (int64_t(estimated_registers(c)) * t > lim.regs_per_sm) continue;
                   out.push_back(c);

@@ -27,11 +27,7 @@ double model_cost(const KernelConfig& c, const Problem& p, const SearchLimits& l
   const double tiles_m = std::ceil(double(p.m) / c.bm), tiles_n = std::ceil(double(p.n) / c.bn);
   const double blocks = tiles_m * tiles_n * c.split_k;
   const int t = c.threads();
-  const int regs = SearchSpace::estimated_registers(c);
-  const double by_regs = std::floor(double(lim.regs_per_sm) / (double(regs) * t));
-  const double by_smem = std::floor(double(lim.smem_per_sm) / double(c.smem_bytes() + 1024));
-  const double by_thr = std::floor(double(lim.max_threads_per_sm) / t);
-  const double occ = std::max(1.0, std::min({by_regs, by_smem, by_thr, 32.0}));
+  const double occ = SearchSpace::blocks_per_sm(c, lim);
   const double waves = std::ceil(blocks / (lim.sm_count * occ));
   // FMAs one block performs, padded tiles included (edge waste is real work).
   const double k_slice = std::ceil(std::ceil(double(p.k) / c.bk) / c.split_k) * c.bk;

@@ -36,6 +36,10 @@ class SearchSpace {
   /// fragments, staging registers, addressing); used only to prune.
   static int estimated_registers(const KernelConfig& c);
 
+  /// Resident blocks per SM by the estimated registers, shared memory and
+  /// threads (at least 1).
+  static int blocks_per_sm(const KernelConfig& c, const SearchLimits& lim);
+
   /// Registers per thread the compiler may use under the config's
   /// __launch_bounds__ (255 unless min_blocks caps it).
   static int register_cap(const KernelConfig& c);
