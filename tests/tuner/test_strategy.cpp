@@ -76,5 +76,40 @@ TEST(Strategy, ModelPrefersWhatTheH200Measured) {
   EXPECT_LT(split, whole);
 }
 
+// History: the nearest tuned shape's winner comes first, its split-K-free
+// twin next; configs that cannot run the problem (other transposes) are
+// dropped; the problem's own row is not history.
+TEST(Strategy, HistoryPutsTheNearestShapesWinnersFirst) {
+  const SearchLimits lim;
+  const Problem p = shape("3000x3000x3000");
+  const auto space = SearchSpace::enumerate(p, lim);
+  auto cfg = [](const char* t) { return *KernelConfig::parse(t); };
+  const std::vector<HistoryEntry> history = {
+      {shape("8192x8192x8192").key(), cfg("tiled bm=128 bn=128 bk=16 tm=16 tn=8 wc=4 vec=4 sk=1 sw=8 ta=0 tb=0")},
+      {shape("2048x2048x2048").key(), cfg("tiled bm=64 bn=256 bk=8 tm=16 tn=8 wc=8 vec=4 sk=2 rd=1 sw=8 ta=0 tb=0")},
+      {shape("3000x3000x3000:NT").key(), cfg("tiled bm=128 bn=128 bk=8 tm=16 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=1")},
+      {p.key(), cfg("tiled bm=64 bn=64 bk=8 tm=8 tn=4 wc=8 vec=4 sk=1 sw=1 ta=0 tb=0")},
+  };
+  const auto h = history_candidates(p, space, history, 8);
+  std::vector<std::string> got;
+  for (const auto& c : h) got.push_back(c.to_string());
+  const std::vector<std::string> want = {
+      "tiled bm=64 bn=256 bk=8 tm=16 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",  // 2048^3's, split-K removed
+      "tiled bm=128 bn=128 bk=16 tm=16 tn=8 wc=4 vec=4 sk=1 sw=8 ta=0 tb=0"};
+  // 2048^3's sk=2 variant is in the space only if 3000^3's waves call for it.
+  std::vector<std::string> filtered;
+  for (const auto& g : got)
+    if (g.find("sk=2") == std::string::npos) filtered.push_back(g);
+  EXPECT_EQ(filtered, want);
+  EXPECT_LE(history_candidates(p, space, history, 1).size(), 1u);
+
+  // Preferred configs lead the model's picks, within the same budget, once each.
+  const auto pick = select_candidates(StrategyKind::Model, space, p, lim, 10, 1, h);
+  ASSERT_EQ(pick.size(), 10u);
+  for (size_t i = 0; i < h.size(); ++i) EXPECT_EQ(pick[i], h[i]);
+  std::set<std::string> unique;
+  for (const auto& c : pick) EXPECT_TRUE(unique.insert(c.to_string()).second) << c.to_string();
+}
+
 }  // namespace
 }  // namespace autogemm

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <numeric>
 #include <random>
 
@@ -58,9 +60,36 @@ double model_cost(const KernelConfig& c, const Problem& p, const SearchLimits& l
   return cost;
 }
 
+std::vector<KernelConfig> history_candidates(const Problem& p, const std::vector<KernelConfig>& space,
+                                             const std::vector<HistoryEntry>& history, size_t limit) {
+  std::map<std::string, size_t> in_space;
+  for (size_t i = 0; i < space.size(); ++i) in_space.emplace(space[i].to_string(), i);
+  auto distance = [&](const ShapeKey& s) {
+    return std::fabs(std::log(double(s.m) / p.m)) + std::fabs(std::log(double(s.n) / p.n)) +
+           std::fabs(std::log(double(s.k) / p.k));
+  };
+  std::vector<const HistoryEntry*> order;
+  for (const HistoryEntry& h : history)
+    if (h.shape.m > 0 && h.shape.n > 0 && h.shape.k > 0 && !(h.shape == p.key())) order.push_back(&h);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const HistoryEntry* a, const HistoryEntry* b) { return distance(a->shape) < distance(b->shape); });
+  std::vector<KernelConfig> out;
+  std::set<size_t> taken;
+  for (const HistoryEntry* h : order) {
+    KernelConfig plain = h->config;  // the same tiles without split-K
+    plain.split_k = 1;
+    plain.split_reduce = 0;
+    for (const KernelConfig& c : {h->config, plain}) {
+      const auto it = in_space.find(c.to_string());
+      if (out.size() < limit && it != in_space.end() && taken.insert(it->second).second) out.push_back(space[it->second]);
+    }
+  }
+  return out;
+}
+
 std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<KernelConfig>& space,
                                             const Problem& p, const SearchLimits& lim, int budget,
-                                            unsigned seed) {
+                                            unsigned seed, const std::vector<KernelConfig>& preferred) {
   if (s == StrategyKind::Exhaustive || budget <= 0 || size_t(budget) >= space.size()) return space;
   std::vector<size_t> idx(space.size());
   std::iota(idx.begin(), idx.end(), 0);
@@ -73,7 +102,11 @@ std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<Ke
     std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return cost[a] < cost[b]; });
   }
   std::vector<KernelConfig> out;
-  for (int i = 0; i < budget; ++i) out.push_back(space[idx[i]]);
+  std::set<std::string> seen;
+  for (const KernelConfig& c : preferred)
+    if (out.size() < size_t(budget) && seen.insert(c.to_string()).second) out.push_back(c);
+  for (size_t i = 0; i < idx.size() && out.size() < size_t(budget); ++i)
+    if (seen.insert(space[idx[i]].to_string()).second) out.push_back(space[idx[i]]);
   return out;
 }
 

@@ -5,6 +5,8 @@
 //   model       the `budget` candidates an analytic model ranks fastest
 //               (waves over the SMs, occupancy, shared-memory traffic per
 //               FMA, edge waste, split-K reduction cost)
+// model and sampled put the winners of the nearest already-tuned shapes of
+// the device first (history), within the same budget.
 #pragma once
 
 #include <optional>
@@ -14,6 +16,7 @@
 #include "autogemm/kernel_config.h"
 #include "autogemm/problem.h"
 #include "autogemm/search_space.h"
+#include "autogemm/tuning_cache.h"
 
 namespace autogemm {
 
@@ -25,9 +28,23 @@ std::optional<StrategyKind> parse_strategy(const std::string& s);
 /// Estimated run time (arbitrary units, lower is better) of `c` on `p`.
 double model_cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim);
 
-/// Picks at most `budget` configs of `space` (all of them for Exhaustive).
+/// A winner stored for another shape on the same device.
+struct HistoryEntry {
+  ShapeKey shape;
+  KernelConfig config;
+};
+
+/// History-based pruning: configs that won on other shapes of this device,
+/// nearest shapes first (log distance over M, N and K), each as stored and
+/// with its split-K removed, kept only where they are in `space` (so valid
+/// for `p` and within the limits). At most `limit`, no duplicates.
+std::vector<KernelConfig> history_candidates(const Problem& p, const std::vector<KernelConfig>& space,
+                                             const std::vector<HistoryEntry>& history, size_t limit);
+
+/// Picks at most `budget` configs of `space` (all of them for Exhaustive):
+/// `preferred` first (history), then the strategy's own picks.
 std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<KernelConfig>& space,
                                             const Problem& p, const SearchLimits& lim, int budget,
-                                            unsigned seed);
+                                            unsigned seed, const std::vector<KernelConfig>& preferred = {});
 
 }  // namespace autogemm
