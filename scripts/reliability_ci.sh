@@ -33,7 +33,7 @@ CLANG=${CLANG:-clang-14}
 CLANGXX=${CLANGXX:-clang++-14}
 CTEST_EXCLUDE=${CTEST_EXCLUDE-^DefaultSpace\.}
 CTEST_LABEL_EXCLUDE=${CTEST_LABEL_EXCLUDE-nvrtc}
-FUZZ_TARGETS=(kernel_config parse_shape shapes_file cache_file)
+FUZZ_TARGETS=(kernel_config parse_shape shapes_file cache_file worker_message)
 # Scratch files of the fuzz targets (cache and shapes files): memory-backed
 # where possible, about twice the executions per second of a disk.
 if [ -z "${FUZZ_TMPDIR:-}" ]; then

@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   int budget = 48;
   unsigned seed = 1;
   bool force = false;
+  double candidate_timeout = 0;
   app.add_option("--device,-d", device, "GPU ordinal")->check(CLI::NonNegativeNumber);
   app.add_option("--shape,-s", shapes, "shape to tune (repeatable)");
   app.add_option("--shapes-file", shapes_file, "file with one shape per line ('#' comments)");
@@ -66,6 +67,10 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "seed for sampling and input data");
   app.add_flag("--force", force, "re-tune shapes that already have a winner");
   app.add_option("--json", json_out, "also write the results as JSON to this file");
+  app.add_option("--candidate-timeout", candidate_timeout,
+                 "seconds a candidate may run in the worker before it is killed and recorded as timeout "
+                 "(default: 20 plus more for big shapes)")
+      ->check(CLI::Range(0.1, 86400.0));
   CLI11_PARSE(app, argc, argv);
   set_default_log_level(spdlog::level::info);
   route_default_logger_to_autogemm();
@@ -120,7 +125,13 @@ int main(int argc, char** argv) {
       opt.strategy = sk;
       opt.budget = budget;
       opt.seed = seed;
+      opt.candidate_timeout_s = candidate_timeout;  // 0: the tuner's default for the shape
       opt.skip = cache->failed_configs(key, p.key(), tiled_hash);
+      // History: this device's winners so far (earlier shapes of this run included).
+      for (const WinnerRecord& w : cache->load_winners(key)) {
+        if (w.template_hash != tiled_hash) continue;
+        if (auto c = KernelConfig::parse(w.config)) opt.history.push_back({w.shape, *c});
+      }
       Tuner tuner(dev, opt);
       log().info("[{}/{}] tuning {}", si + 1, specs.size(), row.shape);
       TuneResult r = tuner.tune(p, [&](size_t done, size_t total, const Candidate& c) {

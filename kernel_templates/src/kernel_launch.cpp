@@ -11,6 +11,15 @@ CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch) {
   return Compiler::compile(t.source(), t.file(), arch, cfg.defines());
 }
 
+CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch, const std::string& source,
+                             const std::string& name, const std::vector<std::string>& extra_options) {
+  std::string why;
+  if (!cfg.is_valid(&why)) throw CompileError("invalid config: " + why, why);
+  std::vector<std::string> options = cfg.defines();
+  options.insert(options.end(), extra_options.begin(), extra_options.end());
+  return Compiler::compile(source, name, arch, options);
+}
+
 LoadedKernel LoadedKernel::load(const KernelConfig& cfg, const std::vector<char>& cubin,
                                 const DeviceInfo& dev) {
   if (cfg.smem_bytes() > size_t(dev.max_smem_per_block_optin))

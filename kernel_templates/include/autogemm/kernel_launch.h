@@ -28,6 +28,13 @@ class LimitsError : public std::runtime_error {
 /// NVRTC build of `cfg` for `arch`; throws CompileError with the log.
 CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch);
 
+/// NVRTC build of `source` (named `name` in diagnostics) with the -D values
+/// of `cfg` plus `extra_options`. For tests only: they inject kernels with the
+/// template's entry points and signature but other bodies (e.g. faulting
+/// ones) to exercise the tuner. Throws CompileError.
+CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch, const std::string& source,
+                             const std::string& name, const std::vector<std::string>& extra_options = {});
+
 struct KernelResources {
   int registers = 0;      ///< per thread
   int local_bytes = 0;    ///< per thread; > 0 means spills or local arrays

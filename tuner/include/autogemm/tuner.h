@@ -1,12 +1,15 @@
 // Tuner: finds and verifies the fastest configuration for one problem.
 //
 //   search space -> strategy (budget) -> NVRTC on a thread pool, overlapped
-//   with measuring -> load (limits read back) -> run once on poisoned C,
-//   verify against the FP64 reference -> time (events, median) -> rank.
+//   with measuring -> in the worker process (worker.h): load (limits read
+//   back) -> run once on poisoned C, verify against the FP64 reference ->
+//   time (events, median) -> rank.
 //
 // Every candidate ends as a TrialRecord with a status; only candidates whose
 // output verified can win. The built-in default config is always measured
-// too, so the report can show what tuning bought.
+// too, so the report can show what tuning bought. This process never loads a
+// candidate: one that traps, faults or hangs costs a worker (Crashed /
+// Timeout), not the tuning.
 #pragma once
 
 #include <functional>
@@ -22,12 +25,33 @@
 
 namespace autogemm {
 
+/// Tests only: a candidate whose cubin is built from `source` instead of its
+/// template (e.g. tests/tuner/broken_kernels.cu, kernels that trap or hang),
+/// with the launch geometry of `config`. Measured like any candidate, but
+/// never the winner.
+struct InjectedKernel {
+  KernelConfig config;
+  std::string source;                ///< same entry points and signature as the template
+  std::string name;                  ///< file name in NVRTC diagnostics
+  std::vector<std::string> options;  ///< extra NVRTC options, e.g. "-DAG_BROKEN_MODE=1"
+};
+
 struct TuneOptions {
   StrategyKind strategy = StrategyKind::Model;
   int budget = 48;                 ///< candidates measured (not for exhaustive)
   unsigned seed = 1;               ///< sampling and input data
   int compile_threads = 0;         ///< 0: all hardware threads
   std::vector<std::string> skip;   ///< configs that failed before: never retried
+  /// autogemm_worker; empty: $AUTOGEMM_WORKER, else next to this program.
+  std::string worker_path;
+  /// Seconds one candidate may take in the worker before it is killed and
+  /// recorded as Timeout; 0: default_candidate_timeout(problem).
+  double candidate_timeout_s = 0;
+  std::vector<InjectedKernel> injected;  ///< tests only, measured after the others
+  /// Winners of other shapes on this device (from the cache): the nearest
+  /// shapes' configs are measured first, within the budget (model, sampled).
+  std::vector<HistoryEntry> history;
+  size_t history_limit = 8;        ///< at most this many history candidates
 };
 
 struct Candidate {
@@ -37,6 +61,7 @@ struct Candidate {
   int local_bytes = 0;
   std::vector<char> cubin;         ///< kept for the winner and the default
   bool is_default = false;
+  bool injected = false;           ///< from TuneOptions::injected: never the winner
 };
 
 struct TuneResult {
@@ -45,6 +70,7 @@ struct TuneResult {
   std::optional<size_t> best;          ///< index of the winner
   std::optional<size_t> default_index; ///< the built-in default's trial
   TuningCost cost;
+  int workers_started = 0;             ///< worker processes (1 + replacements after faults)
 };
 
 /// Progress callback: (candidates done, candidates total, latest candidate).
@@ -52,9 +78,12 @@ using TuneProgress = std::function<void(size_t, size_t, const Candidate&)>;
 
 class Tuner {
  public:
-  /// The device's context must be current on the calling thread for tune().
+  /// `dev` says which GPU (ordinal) and architecture; candidates run in a
+  /// worker process that opens its own context on that device.
   Tuner(const DeviceInfo& dev, TuneOptions opt) : dev_(dev), opt_(std::move(opt)) {}
 
+  /// Throws WorkerError (worker.h) when the worker cannot be found, started
+  /// or set up for `p`; a candidate's fault is only ever a trial status.
   TuneResult tune(const Problem& p, const TuneProgress& progress = {});
 
  private:

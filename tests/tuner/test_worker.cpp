@@ -1,0 +1,270 @@
+// The tuner's worker process, without a GPU: tests/tuner/fake_worker acts
+// out hangs, abrupt exits, deaths by signal, sticky-error replies and garbage
+// on the real protocol, and these tests prove the parent kills at the
+// deadline, names the cause, reaps, and continues with a fresh worker. Also:
+// a missing worker is one clear sentence, the real autogemm_worker starts and
+// speaks the protocol, the test-only broken kernels compile, and a whole
+// tuning run with injected broken kernels ends with a non-injected winner.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+
+#include "autogemm/cuda_driver.h"
+#include "autogemm/kernel_launch.h"
+#include "autogemm/tuner.h"
+#include "autogemm/worker.h"
+#include "broken_kernels_source.h"
+
+namespace autogemm {
+namespace {
+
+using Seconds = std::chrono::duration<double>;
+
+const std::string kFake = AUTOGEMM_TEST_FAKE_WORKER;
+const std::string kReal = AUTOGEMM_TEST_WORKER;
+
+Problem small() { return make_problem(AUTOGEMM_ROW_MAJOR, false, false, 256, 256, 256, true); }
+std::vector<char> blob(const std::string& s) { return {s.begin(), s.end()}; }
+const std::string& cfg() {
+  static const std::string c = default_config(small()).to_string();
+  return c;
+}
+bool reaped(pid_t pid) { return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH; }
+
+struct Fake : ::testing::Test {
+  void SetUp() override { unsetenv("AUTOGEMM_FAKE_WORKER_SETUP"); }
+  void TearDown() override { unsetenv("AUTOGEMM_FAKE_WORKER_SETUP"); }
+};
+
+TEST_F(Fake, HealthyCandidatesShareOneWorker) {
+  Worker w(kFake, 0);
+  w.set_problem(small(), 1, 10);
+  const pid_t pid = w.pid();
+  for (int i = 0; i < 3; ++i) {
+    const WorkerOutcome r = w.run(cfg(), blob("cubin"), INFINITY, 10);
+    EXPECT_EQ(r.status, TrialStatus::Ok) << r.detail;
+    EXPECT_GT(r.median_ms, 0);
+    EXPECT_EQ(r.registers, 32);
+  }
+  EXPECT_EQ(w.started(), 1);
+  EXPECT_EQ(w.pid(), pid);
+}
+
+TEST_F(Fake, AHangIsKilledAtTheDeadlineAndTheWorkerReplaced) {
+  Worker w(kFake, 0);
+  w.set_problem(small(), 1, 10);
+  const pid_t first = w.pid();
+  const auto t0 = std::chrono::steady_clock::now();
+  const WorkerOutcome r = w.run(cfg(), blob("FAKE:hang"), INFINITY, 0.5);
+  const double took = Seconds(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.status, TrialStatus::Timeout);
+  EXPECT_NE(r.detail.find("no result within 0.5 s"), std::string::npos) << r.detail;
+  EXPECT_GE(took, 0.5);
+  EXPECT_LT(took, 5.0);
+  EXPECT_TRUE(reaped(first)) << "the hung worker was not killed and reaped";
+  EXPECT_EQ(w.pid(), 0);
+  const WorkerOutcome next = w.run(cfg(), blob("cubin"), INFINITY, 10);
+  EXPECT_EQ(next.status, TrialStatus::Ok) << next.detail;
+  EXPECT_EQ(w.started(), 2);
+  EXPECT_NE(w.pid(), first);
+}
+
+TEST_F(Fake, AnAbruptExitIsCrashedWithItsStatus) {
+  Worker w(kFake, 0);
+  w.set_problem(small(), 1, 10);
+  const WorkerOutcome r = w.run(cfg(), blob("FAKE:exit"), INFINITY, 10);
+  EXPECT_EQ(r.status, TrialStatus::Crashed);
+  EXPECT_NE(r.detail.find("exited with status 3"), std::string::npos) << r.detail;
+  EXPECT_EQ(w.run(cfg(), blob("cubin"), INFINITY, 10).status, TrialStatus::Ok);
+  EXPECT_EQ(w.started(), 2);
+}
+
+TEST_F(Fake, ADeathBySignalIsCrashedWithTheSignal) {
+  Worker w(kFake, 0);
+  w.set_problem(small(), 1, 10);
+  const WorkerOutcome r = w.run(cfg(), blob("FAKE:segv"), INFINITY, 10);
+  EXPECT_EQ(r.status, TrialStatus::Crashed);
+  EXPECT_NE(r.detail.find("killed by signal 11"), std::string::npos) << r.detail;
+  EXPECT_EQ(w.run(cfg(), blob("cubin"), INFINITY, 10).status, TrialStatus::Ok);
+  EXPECT_EQ(w.started(), 2);
+}
+
+TEST_F(Fake, AStickyErrorReplyReplacesTheWorker) {
+  Worker w(kFake, 0);
+  w.set_problem(small(), 1, 10);
+  const WorkerOutcome r = w.run(cfg(), blob("...agemm_broken_trap..."), INFINITY, 10);
+  EXPECT_EQ(r.status, TrialStatus::Crashed);
+  EXPECT_NE(r.detail.find("CUDA_ERROR_LAUNCH_FAILED"), std::string::npos) << r.detail;
+  EXPECT_NE(r.detail.find("replaced"), std::string::npos) << r.detail;
+  EXPECT_EQ(w.pid(), 0);
+  EXPECT_EQ(w.run(cfg(), blob("cubin"), INFINITY, 10).status, TrialStatus::Ok);
+  EXPECT_EQ(w.started(), 2);
+}
+
+TEST_F(Fake, GarbageOversizedOrWrongRepliesAreCrashedAndTheWorkerKilled) {
+  Worker w(kFake, 0);
+  w.set_problem(small(), 1, 10);
+  int expected_started = 1;
+  for (const char* mode : {"FAKE:garbage", "FAKE:huge", "FAKE:wrongtype"}) {
+    const pid_t pid = w.pid();
+    const WorkerOutcome r = w.run(cfg(), blob(mode), INFINITY, 5);
+    EXPECT_EQ(r.status, TrialStatus::Crashed) << mode;
+    EXPECT_NE(r.detail.find("killed and replaced"), std::string::npos) << mode << ": " << r.detail;
+    if (pid) {
+      EXPECT_TRUE(reaped(pid)) << mode;
+    }
+    EXPECT_EQ(w.run(cfg(), blob("cubin"), INFINITY, 10).status, TrialStatus::Ok) << mode;
+    EXPECT_EQ(w.started(), ++expected_started) << mode;
+  }
+}
+
+TEST_F(Fake, SetUpFailuresAreWorkerErrors) {
+  for (const char* mode : {"fail", "exit", "hang"}) {
+    setenv("AUTOGEMM_FAKE_WORKER_SETUP", mode, 1);
+    Worker w(kFake, 0);
+    try {
+      w.set_problem(small(), 1, 0.5);
+      FAIL() << mode << ": set-up accepted";
+    } catch (const WorkerError& e) {
+      const std::string what = e.what();
+      const char* want = std::string(mode) == "fail" ? "fake set-up failure"
+                         : std::string(mode) == "exit" ? "exited with status 7"
+                                                       : "did not set up";
+      EXPECT_NE(what.find(want), std::string::npos) << mode << ": " << what;
+    }
+    EXPECT_EQ(w.pid(), 0) << mode;
+  }
+}
+
+TEST(WorkerPath, AMissingWorkerIsOneClearSentence) {
+  unsetenv("AUTOGEMM_WORKER");
+  try {
+    Worker::locate("/nonexistent/autogemm_worker");
+    FAIL();
+  } catch (const WorkerError& e) {
+    EXPECT_NE(std::string(e.what()).find("'/nonexistent/autogemm_worker' (the configured worker path) is missing"),
+              std::string::npos)
+        << e.what();
+  }
+  setenv("AUTOGEMM_WORKER", "/nonexistent/w", 1);
+  try {
+    Worker::locate();
+    FAIL();
+  } catch (const WorkerError& e) {
+    EXPECT_NE(std::string(e.what()).find("$AUTOGEMM_WORKER"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(Worker::locate(kFake), kFake);  // the configured path wins over the environment
+  unsetenv("AUTOGEMM_WORKER");
+  // This test program's folder has no autogemm_worker.
+  try {
+    Worker::locate();
+    FAIL();
+  } catch (const WorkerError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot find the candidate worker autogemm_worker"), std::string::npos)
+        << e.what();
+  }
+  setenv("AUTOGEMM_WORKER", kReal.c_str(), 1);
+  EXPECT_EQ(Worker::locate(), kReal);
+  unsetenv("AUTOGEMM_WORKER");
+}
+
+TEST(WorkerPath, TuningWithoutAWorkerFailsBeforeAnyWork) {
+  DeviceInfo dev;
+  dev.cc_major = 9;
+  TuneOptions opt;
+  opt.worker_path = "/nonexistent/autogemm_worker";
+  Tuner t(dev, opt);
+  EXPECT_THROW(t.tune(small()), WorkerError);
+}
+
+TEST(RealWorker, StartsAndAnswersTheProblem) {
+  // Without a GPU the real worker must still start, speak the protocol and
+  // say why it cannot set up; with one it sets up.
+  Worker w(kReal, 0);
+  std::string why;
+  if (gpu_available(&why)) {
+    EXPECT_NO_THROW(w.set_problem(small(), 1, 120));
+    return;
+  }
+  try {
+    w.set_problem(small(), 1, 60);
+    FAIL() << "set up without a GPU";
+  } catch (const WorkerError& e) {
+    EXPECT_NE(std::string(e.what()).find("could not set up 256x256x256"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(w.started(), 1);
+}
+
+KernelConfig broken_geometry() { return default_config(small()); }
+
+std::vector<InjectedKernel> broken_kernels() {
+  std::vector<InjectedKernel> v;
+  for (int mode : {1, 2, 3})
+    v.push_back({broken_geometry(), kBrokenKernelsSource, "broken_kernels.cu",
+                 {"-DAG_BROKEN_MODE=" + std::to_string(mode)}});
+  return v;
+}
+
+TEST(BrokenKernels, CompileForSm90InAllThreeModes) {
+  const char* markers[] = {"agemm_broken_trap", "agemm_broken_oob", "agemm_broken_hang"};
+  int i = 0;
+  for (const InjectedKernel& k : broken_kernels()) {
+    const CompileResult r = compile_kernel(k.config, "sm_90", k.source, k.name, k.options);
+    const std::string cubin(r.cubin.begin(), r.cubin.end());
+    EXPECT_NE(cubin.find("agemm_tiled"), std::string::npos) << k.options[0];
+    EXPECT_NE(cubin.find(markers[i++]), std::string::npos) << k.options[0];
+  }
+  // Without a mode it refuses to build (no silently harmless kernel).
+  EXPECT_THROW(compile_kernel(broken_geometry(), "sm_90", kBrokenKernelsSource, "broken_kernels.cu"), CompileError);
+}
+
+DeviceInfo h200() {
+  DeviceInfo d;
+  d.name = "fake H200";
+  d.cc_major = 9, d.cc_minor = 0;
+  d.sm_count = 132;
+  d.max_threads_per_block = 1024;
+  d.max_smem_per_block_optin = 232448;
+  d.max_smem_per_sm = 233472;
+  d.regs_per_sm = d.regs_per_block = 65536;
+  d.max_threads_per_sm = 2048;
+  d.l2_bytes = 60 << 20;
+  return d;
+}
+
+TEST(TunerWithFakeWorker, BrokenCandidatesAreRecordedAndTuningReachesAWinner) {
+  TuneOptions opt;
+  opt.budget = 2;
+  opt.compile_threads = 2;
+  opt.worker_path = kFake;
+  opt.candidate_timeout_s = 1.0;
+  opt.injected = broken_kernels();
+  const TuneResult r = Tuner(h200(), opt).tune(small());
+  std::vector<TrialStatus> injected;
+  for (const Candidate& c : r.candidates) {
+    if (!c.injected) {
+      EXPECT_EQ(c.trial.status, TrialStatus::Ok) << c.trial.config << ": " << c.trial.detail;
+      continue;
+    }
+    injected.push_back(c.trial.status);
+    EXPECT_NE(c.trial.detail.find("injected test kernel broken_kernels.cu"), std::string::npos) << c.trial.detail;
+    EXPECT_TRUE(c.cubin.empty());
+  }
+  EXPECT_EQ(injected, (std::vector<TrialStatus>{TrialStatus::Crashed, TrialStatus::Crashed, TrialStatus::Timeout}));
+  // The first worker, then a fresh one for the candidate after each of the
+  // first two broken kernels (the last one's replacement is never needed).
+  EXPECT_EQ(r.workers_started, 3);
+  ASSERT_TRUE(r.best.has_value());
+  EXPECT_FALSE(r.candidates[*r.best].injected);
+  EXPECT_EQ(r.candidates[*r.best].trial.status, TrialStatus::Ok);
+  EXPECT_FALSE(r.candidates[*r.best].cubin.empty());
+  ASSERT_TRUE(r.default_index.has_value());
+  EXPECT_TRUE(r.candidates[*r.default_index].is_default);
+}
+
+}  // namespace
+}  // namespace autogemm

@@ -1,0 +1,221 @@
+// autogemm_worker: loads, verifies and times candidate kernels for the tuner.
+//
+// Started by autogemm::Worker (tuner/src/worker.cpp) as
+//     autogemm_worker --protocol-fd 3 --parent <pid>
+// and driven over fd 3 (worker_protocol.h). It exists so that a candidate
+// that faults or hangs takes down this process, not the tuner: after a
+// sticky CUDA error it replies once and exits; a hang is ended by the tuner's
+// SIGKILL. Diagnostics go to stderr; stdout is never written (the tuner points
+// it at stderr anyway), so nothing can corrupt the protocol.
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "autogemm/benchmark.h"
+#include "autogemm/kernel_launch.h"
+#include "autogemm/log.h"
+#include "autogemm/verifier.h"
+#include "autogemm/worker_protocol.h"
+
+using namespace autogemm;
+
+namespace {
+
+/// CUDA errors after which the context cannot be used any more.
+bool context_is_lost(CUresult r) {
+  return r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED ||
+         r == CUDA_ERROR_ILLEGAL_INSTRUCTION || r == CUDA_ERROR_MISALIGNED_ADDRESS ||
+         r == CUDA_ERROR_HARDWARE_STACK_ERROR || r == CUDA_ERROR_INVALID_PC ||
+         r == CUDA_ERROR_ASSERT || r == CUDA_ERROR_LAUNCH_TIMEOUT || r == CUDA_ERROR_ECC_UNCORRECTABLE;
+}
+
+/// Everything that lives for one problem: operands, reference, timing.
+struct Session {
+  Problem problem;
+  DeviceInfo dev;
+  std::unique_ptr<Verifier> ver;
+  std::unique_ptr<Stream> stream;
+  std::unique_ptr<Benchmark> bench;
+  DeviceBuffer workspace;
+};
+
+/// One candidate, as the in-process tuner used to do it. Sets r.fatal when
+/// the context is no longer usable.
+wire::ResultMsg run_candidate(Session& s, const wire::CandidateMsg& msg) {
+  wire::ResultMsg r;
+  r.status = TrialStatus::Crashed;
+  std::string err;
+  const std::optional<KernelConfig> cfg = KernelConfig::parse(msg.config, &err);
+  if (!cfg) {
+    r.detail = "the worker rejected the config text: " + err;
+    return r;
+  }
+  if (!cfg->can_implement(s.problem)) {
+    // Launching it could read or write outside the operands: refuse.
+    r.status = TrialStatus::WrongResult;
+    r.detail = "config cannot implement " + s.problem.to_string() + "; not run";
+    return r;
+  }
+  const CUstream stream = s.stream->get();
+  try {
+    LoadedKernel k = LoadedKernel::load(*cfg, msg.cubin, s.dev);
+    r.registers = k.resources().registers;
+    r.local_bytes = k.resources().local_bytes;
+    const size_t ws = cfg->workspace_floats(s.problem);
+    if (s.workspace.bytes() < ws * 4) {
+      s.workspace = DeviceBuffer();
+      s.workspace = DeviceBuffer(ws * 4);
+      AUTOGEMM_CU(cuMemsetD32(s.workspace.get(), 0, ws));  // kernels keep it zeroed afterwards
+    }
+    // Counters zeroed per candidate: a faulty earlier candidate must not
+    // leave traps for the next one.
+    if (ws) AUTOGEMM_CU(cuMemsetD32(s.workspace.get(), 0, KernelConfig::kSplitTiles));
+    auto launch = [&](CUstream st) { k.launch(s.ver->call(), st, s.workspace.get()); };
+    s.ver->prepare(stream);
+    launch(stream);
+    const VerifyResult vr = s.ver->check(stream);
+    if (!vr.ok) {
+      r.status = TrialStatus::WrongResult;
+      r.detail = vr.why;
+      return r;
+    }
+    // One timed run first: a candidate 3x slower than the best so far is
+    // recorded from that run alone instead of a full measurement.
+    const double first = s.bench->once(launch);
+    Timing t;
+    if (first > 3 * msg.best_ms) {
+      t.median_ms = first;
+      t.runs = 1;
+      r.detail = "timed once: far slower than the best";
+    } else {
+      t = s.bench->time(launch);
+    }
+    r.status = TrialStatus::Ok;
+    r.median_ms = t.median_ms;
+    r.spread_ms = t.iqr_ms;
+    r.runs = t.runs;
+    if (r.local_bytes > 0)
+      r.detail += (r.detail.empty() ? "" : "; ") + std::to_string(r.local_bytes) + " bytes of local memory per thread";
+  } catch (const LimitsError& e) {
+    r.status = TrialStatus::LimitsExceeded;
+    r.detail = e.what();
+  } catch (const CudaError& e) {
+    r.status = TrialStatus::Crashed;
+    r.detail = e.what();
+    // Some errors do not poison the context (e.g. too many resources
+    // requested for a launch); anything that survives a full sync is fine.
+    r.fatal = context_is_lost(e.code()) || driver().cuCtxSynchronize() != CUDA_SUCCESS;
+  } catch (const std::exception& e) {
+    r.status = TrialStatus::Crashed;
+    r.detail = e.what();
+  }
+  return r;
+}
+
+/// Closes every fd above stderr but `keep` (the channel): anything the tuner
+/// left without close-on-exec (a cache file, a device node) must not be held
+/// by this process.
+void close_inherited_fds(int keep) {
+  for (int fd = 3; fd < keep; ++fd) close(fd);
+#ifdef SYS_close_range
+  if (syscall(SYS_close_range, unsigned(keep) + 1, ~0u, 0u) == 0) return;
+#endif
+  for (int fd = keep + 1; fd < 1024; ++fd) close(fd);
+}
+
+[[noreturn]] void usage() {
+  std::fprintf(stderr,
+               "autogemm_worker: runs candidate kernels for the autogemm tuner; not meant to be started by hand.\n"
+               "usage: autogemm_worker --protocol-fd 3 --parent <pid>\n");
+  std::exit(2);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int fd = -1;
+  long parent = -1;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--protocol-fd") == 0) fd = std::atoi(argv[i + 1]);
+    else if (std::strcmp(argv[i], "--parent") == 0) parent = std::atol(argv[i + 1]);
+    else usage();
+  }
+  if (fd < 3 || parent <= 0 || argc != 5) usage();
+  // Die with the tuner: a worker stuck in a hung kernel must not outlive it
+  // (EOF on the channel covers the idle case). Checked after arming, as the
+  // tuner may have exited before this line.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != pid_t(parent)) return 0;
+  close_inherited_fds(fd);
+  set_default_log_level(spdlog::level::warn);
+
+  std::unique_ptr<ScopedPrimaryContext> ctx;
+  std::unique_ptr<Session> session;
+  auto reply = [&](wire::Message m) {
+    // A long compile or driver message must not make the reply itself invalid.
+    std::visit(
+        [](auto& x) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(x)>, wire::ReadyMsg> ||
+                        std::is_same_v<std::decay_t<decltype(x)>, wire::ResultMsg>)
+            if (x.detail.size() > wire::kMaxDetailChars) x.detail.resize(wire::kMaxDetailChars);
+        },
+        m);
+    std::string why;
+    if (!wire::send_frame(fd, wire::encode(m), wire::Clock::time_point::max(), &why)) {
+      std::fprintf(stderr, "autogemm_worker: %s\n", why.c_str());
+      std::_Exit(3);  // the tuner is gone; nothing to tidy for anyone
+    }
+  };
+  for (;;) {
+    wire::Message msg;
+    try {
+      if (wire::read_frame(fd, &msg, wire::Clock::time_point::max()) != wire::ReadStatus::Ok) break;  // tuner done
+    } catch (const wire::ProtocolError& e) {
+      std::fprintf(stderr, "autogemm_worker: %s\n", e.what());
+      return 3;
+    }
+    if (const auto* pm = std::get_if<wire::ProblemMsg>(&msg)) {
+      wire::ReadyMsg ready;
+      try {
+        if (!ctx) ctx = std::make_unique<ScopedPrimaryContext>(pm->device);
+        session.reset();  // free the previous problem's buffers first
+        auto s = std::make_unique<Session>();
+        s->problem = pm->problem;
+        s->dev = DeviceInfo::current();
+        s->ver = std::make_unique<Verifier>(pm->problem, s->dev, pm->alpha, pm->beta, pm->seed);
+        s->stream = std::make_unique<Stream>();
+        s->bench = std::make_unique<Benchmark>(s->dev, s->stream->get());
+        session = std::move(s);
+        ready.ok = true;
+      } catch (const std::exception& e) {
+        ready.detail = e.what();
+      }
+      reply(ready);
+      if (!ready.ok) std::_Exit(4);  // the tuner gives up on this problem
+    } else if (const auto* cm = std::get_if<wire::CandidateMsg>(&msg)) {
+      if (!session) {
+        std::fprintf(stderr, "autogemm_worker: candidate before any problem\n");
+        return 3;
+      }
+      const wire::ResultMsg r = run_candidate(*session, *cm);
+      reply(r);
+      // A lost context cannot even be torn down cleanly: leave at once.
+      if (r.fatal) std::_Exit(5);
+    } else {
+      std::fprintf(stderr, "autogemm_worker: unexpected message from the tuner\n");
+      return 3;
+    }
+  }
+  session.reset();
+  ctx.reset();
+  return 0;
+}
