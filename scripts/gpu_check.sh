@@ -6,7 +6,8 @@
 #
 #   OUT=/tmp/out scripts/gpu_check.sh [build-dir]        (full check, public suite)
 #   TUNE_SHAPES="4096x4096x4096 16x4096x4096" TUNE_ARGS="--strategy exhaustive" ...
-#   SKIP_TESTS=1 / SKIP_BENCH=1 leave those parts out.
+#   SKIP_TESTS=1 / SKIP_BENCH=1 leave those parts out; TEST_TIMEOUT (s, 600) bounds each GPU test binary;
+#   TESTS='test_gpu_kernels test_gpu_worker' runs only those binaries.
 #   SANITIZER=1 adds scripts/compute_sanitizer.sh (memcheck, racecheck,
 #   initcheck over the default kernels; logs $OUT/sanitizer-*.log, ~3 min).
 set -u -o pipefail
@@ -23,7 +24,9 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   for t in "$B"/tests/test_gpu_*; do
     case "$t" in *.cmake) continue ;; esac
     name=$(basename "$t")
-    "$t" --gtest_brief=1 2>&1 | tee -a "$OUT/gpu_tests.log"
+    if [ -n "${TESTS:-}" ] && [[ " $TESTS " != *" $name "* ]]; then continue; fi
+    # A hung test must not eat the whole run: TEST_TIMEOUT seconds per binary.
+    timeout "${TEST_TIMEOUT:-600}" "$t" --gtest_brief=1 2>&1 | tee -a "$OUT/gpu_tests.log"
     rc=${PIPESTATUS[0]}
     summary+=("$(printf '%-28s %s' "$name" "$([ "$rc" = 0 ] && echo PASS || echo "FAIL (rc=$rc)")")")
   done
