@@ -112,10 +112,11 @@ KernelConfig split_k_config(int rd) {
 
 // The cp.async pipeline (st) with partial unrolling: the search space's
 // other load path, here with 4-byte copies (unaligned) and edges.
-KernelConfig async_config(int vec) {
+KernelConfig async_config(int vec, bool trans) {
   KernelConfig c = split_k_config(0);
   c.split_k = 1;
   c.bk = 16, c.vec = vec, c.stages = 3, c.k_unroll = 8;
+  c.trans_a = c.trans_b = trans;
   return c;
 }
 
@@ -165,9 +166,9 @@ int main(int argc, char** argv) {
           {{"split-K 4, reduce kernel", AUTOGEMM_ROW_MAJOR, false, false, 64, 192, 1024, 1.0f, 0.0f},
            split_k_config(1), "sk=4"},
           {{"cp.async 3 stages, aligned, NN", AUTOGEMM_ROW_MAJOR, false, false, 192, 128, 200, 1.0f, 0.0f},
-           async_config(4), "st=3"},
+           async_config(4, false), "st=3"},
           {{"cp.async 3 stages, unaligned, TT", AUTOGEMM_ROW_MAJOR, true, true, 131, 97, 75, 1.0f, 0.0f},
-           async_config(1), "st=3"},
+           async_config(1, true), "st=3"},
       };
       {
         auto cache = TuningCache::open(db, TuningCache::Mode::ReadWrite);
