@@ -111,33 +111,5 @@ TEST(Strategy, HistoryPutsTheNearestShapesWinnersFirst) {
   for (const auto& c : pick) EXPECT_TRUE(unique.insert(c.to_string()).second) << c.to_string();
 }
 
-// The model ranks tiles; st/ku variants are measured only for the top few
-// and never take more than a quarter of the budget.
-TEST(Strategy, ModelKeepsMostOfTheBudgetForDistinctTiles) {
-  const SearchLimits lim;
-  for (const char* text : {"4096x4096x4096", "512x512x512", "1x4096x4096"}) {
-    const Problem p = shape(text);
-    const auto space = SearchSpace::enumerate(p, lim);
-    const auto pick = select_candidates(StrategyKind::Model, space, p, lim, 48, 1);
-    ASSERT_EQ(pick.size(), 48u) << text;
-    std::set<std::string> plain_tiles, variant_bases;
-    size_t variants = 0;
-    for (const KernelConfig& c : pick) {
-      KernelConfig base = c;
-      base.stages = 0, base.k_unroll = 0;
-      if (c.stages || c.k_unroll) {
-        ++variants;
-        variant_bases.insert(base.to_string());
-      } else {
-        plain_tiles.insert(c.to_string());
-      }
-    }
-    EXPECT_LE(variants, 12u) << text;
-    EXPECT_GT(variants, 0u) << text;
-    EXPECT_LE(variant_bases.size(), 4u) << text;
-    for (const auto& b : variant_bases) EXPECT_TRUE(plain_tiles.count(b)) << text << ": " << b;
-  }
-}
-
 }  // namespace
 }  // namespace autogemm

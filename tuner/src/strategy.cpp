@@ -103,34 +103,10 @@ std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<Ke
   }
   std::vector<KernelConfig> out;
   std::set<std::string> seen;
-  auto take = [&](const KernelConfig& c) {
+  for (const KernelConfig& c : preferred)
     if (out.size() < size_t(budget) && seen.insert(c.to_string()).second) out.push_back(c);
-  };
-  for (const KernelConfig& c : preferred) take(c);
-  if (s == StrategyKind::Model) {
-    // The model cannot tell the load pipeline (st) or the unrolling (ku)
-    // apart, so it ranks tiles: the best-ranked tiles come first in their
-    // plain form, then the st/ku variants of the top few, so the variants
-    // never crowd distinct tiles out of the budget.
-    auto plain_key = [](KernelConfig c) {
-      c.stages = 0, c.k_unroll = 0;
-      return c.to_string();
-    };
-    std::vector<size_t> plain, variant;
-    for (size_t i : idx) (space[i].stages == 0 && space[i].k_unroll == 0 ? plain : variant).push_back(i);
-    const size_t room = size_t(budget) > out.size() ? size_t(budget) - out.size() : 0;
-    const size_t for_variants = std::min(room / 4, variant.size());
-    for (size_t i : plain) {
-      if (out.size() + for_variants >= size_t(budget)) break;
-      take(space[i]);
-    }
-    std::set<std::string> top;
-    for (size_t j = 0; j < plain.size() && top.size() < 4; ++j) top.insert(space[plain[j]].to_string());
-    for (size_t i : variant)
-      if (top.count(plain_key(space[i]))) take(space[i]);
-    for (size_t i : plain) take(space[i]);  // fewer variants than room: more tiles
-  }
-  for (size_t i = 0; i < idx.size() && out.size() < size_t(budget); ++i) take(space[idx[i]]);
+  for (size_t i = 0; i < idx.size() && out.size() < size_t(budget); ++i)
+    if (seen.insert(space[idx[i]].to_string()).second) out.push_back(space[idx[i]]);
   return out;
 }
 
