@@ -1,0 +1,70 @@
+// Model quality on recorded H200 measurements: for every shape of
+// tests/tuner/data/h200_exhaustive.csv (exhaustive gemm_tune runs), the
+// model strategy's candidates (budget 48, no history, plus the built-in
+// default, as gemm_tune measures them) must include a config within 3% of
+// the exhaustive best — issue 3's ">= 97% of the exhaustive best", checked on
+// the CPU against real numbers. The file keeps the configs within 10% of
+// each best; a candidate missing from it is slower than 90% and cannot count.
+// Re-record the file (gemm_tune --strategy exhaustive) after kernel changes.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "autogemm/search_space.h"
+#include "autogemm/strategy.h"
+
+namespace autogemm {
+namespace {
+
+struct Recorded {
+  Problem problem;
+  std::map<std::string, double> gflops;  ///< config -> measured GFLOP/s
+};
+
+std::map<std::string, Recorded> load(const std::string& path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << "cannot read " << path;
+  std::map<std::string, Recorded> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::stringstream ss(line);
+    std::string f[8];
+    for (int i = 0; i < 7; ++i) std::getline(ss, f[i], ',');
+    std::getline(ss, f[7]);
+    Problem p;
+    p.m = std::stoll(f[0]), p.n = std::stoll(f[1]), p.k = std::stoll(f[2]);
+    p.trans_a = f[3] == "1", p.trans_b = f[4] == "1", p.aligned = f[5] == "1";
+    p.lda = p.trans_a ? p.m : p.k, p.ldb = p.trans_b ? p.k : p.n, p.ldc = p.n;
+    Recorded& r = out[p.to_string()];
+    r.problem = p;
+    r.gflops[f[7]] = std::stod(f[6]);
+  }
+  return out;
+}
+
+TEST(ModelQuality, ReachesNinetySevenPercentOfTheExhaustiveBestOnRecordedH200Data) {
+  const auto data = load(AUTOGEMM_TEST_DATA "/h200_exhaustive.csv");
+  ASSERT_GE(data.size(), 5u);
+  const SearchLimits h200;  // 132 SMs, 64K registers, 228 KB shared memory per SM
+  for (const auto& [name, rec] : data) {
+    const Problem& p = rec.problem;
+    double exhaustive = 0;
+    for (const auto& [cfg, g] : rec.gflops) exhaustive = std::max(exhaustive, g);
+    auto picks = select_candidates(StrategyKind::Model, SearchSpace::enumerate(p, h200), p, h200, 48, 1);
+    picks.push_back(default_config(p));
+    double best = 0;
+    std::string best_cfg = "(none within 10% of the best)";
+    for (const KernelConfig& c : picks) {
+      const auto it = rec.gflops.find(c.to_string());
+      if (it != rec.gflops.end() && it->second > best) best = it->second, best_cfg = it->first;
+    }
+    EXPECT_GE(best, 0.97 * exhaustive) << name << ": model's best " << best_cfg << " " << best
+                                       << " GFLOP/s against " << exhaustive << " exhaustive";
+  }
+}
+
+}  // namespace
+}  // namespace autogemm
