@@ -188,11 +188,19 @@ void check_identity(const std::string& path, int64_t application_id, int64_t ver
                      "cache file.");
 }
 
+// One statement, so one read transaction: the three values come from the same
+// snapshot. Read separately, a process that creates the file in between would
+// show us its tables next to the application_id read before it committed, and
+// we would refuse a perfectly good cache as another program's database.
 FileState read_state(const Db& db) {
+  Stmt s = db.prepare(
+      "SELECT a.application_id, v.user_version, (SELECT count(*) FROM sqlite_master) "
+      "FROM pragma_application_id AS a, pragma_user_version AS v");
+  if (!s.step()) db.refuse("returned no schema state; refusing to use it." + std::string(kMoveAway));
   FileState st;
-  st.application_id = db.query_int("PRAGMA application_id", "reading the application_id");
-  st.version = db.query_int("PRAGMA user_version", "reading the schema version");
-  st.objects = db.query_int("SELECT count(*) FROM sqlite_master", "reading the schema");
+  st.application_id = s.column_int(0);
+  st.version = s.column_int(1);
+  st.objects = s.column_int(2);
   return st;
 }
 
