@@ -107,6 +107,38 @@ TEST(Concurrency, ProcessesRaceToCreateAndWrite) {
   EXPECT_EQ(raw_query(path, "SELECT count(*) FROM tuning_runs")[0], std::to_string(4 * 30 * 2));
 }
 
+// The creation window itself, many times over: processes that only open a file
+// another of them is creating at that moment must all see either an empty file
+// or a finished autogemm cache, never a half-made one (a CI failure once showed
+// one process refusing the file as "another program's database").
+TEST(Concurrency, ProcessesOpeningAFileBeingCreatedAllAcceptIt) {
+  TempDir dir;
+  for (int round = 0; round < 80; ++round) {
+    const std::string path = dir.file("round" + std::to_string(round) + "/tuning.db");
+    std::vector<pid_t> kids;
+    for (int p = 0; p < 6; ++p) {
+      pid_t pid = fork();
+      ASSERT_GE(pid, 0);
+      if (pid == 0) {
+        int rc = 0;
+        try {
+          open_rw(path);
+        } catch (const std::exception& e) {
+          fprintf(stderr, "round %d child %d: %s\n", round, p, e.what());
+          rc = 1;
+        }
+        _exit(rc);
+      }
+      kids.push_back(pid);
+    }
+    for (pid_t pid : kids) {
+      int status = 0;
+      ASSERT_EQ(waitpid(pid, &status, 0), pid);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << round;
+    }
+  }
+}
+
 TEST(Concurrency, WriterWaitsThenFailsClearlyOnAHeldLock) {
   TempDir dir;
   const std::string path = dir.file("locked.db");
