@@ -77,20 +77,20 @@ TEST(Concurrency, OneObjectSharedByThreads) {
   EXPECT_EQ(cache->load_winners(h200()).size(), 4u + 4 * 40);
 }
 
-TEST(Concurrency, ProcessesRaceToCreateAndWrite) {
-  TempDir dir;
-  const std::string path = dir.file("procs/tuning.db");  // nobody has created it yet
+// Runs work(p) in `n` forked processes at once; each must exit 0 (an
+// exception in a child is printed and fails it).
+template <typename Work>
+void expect_processes_succeed(int n, const Work& work, const std::string& what) {
   std::vector<pid_t> kids;
-  for (int p = 0; p < 4; ++p) {
+  for (int p = 0; p < n; ++p) {
     pid_t pid = fork();
     ASSERT_GE(pid, 0);
     if (pid == 0) {
       int rc = 0;
       try {
-        auto cache = open_rw(path);
-        write_lots(*cache, p, 30);
+        work(p);
       } catch (const std::exception& e) {
-        fprintf(stderr, "child %d: %s\n", p, e.what());
+        fprintf(stderr, "%s child %d: %s\n", what.c_str(), p, e.what());
         rc = 1;
       }
       _exit(rc);
@@ -100,8 +100,14 @@ TEST(Concurrency, ProcessesRaceToCreateAndWrite) {
   for (pid_t pid : kids) {
     int status = 0;
     ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << what;
   }
+}
+
+TEST(Concurrency, ProcessesRaceToCreateAndWrite) {
+  TempDir dir;
+  const std::string path = dir.file("procs/tuning.db");  // nobody has created it yet
+  expect_processes_succeed(4, [&](int p) { write_lots(*open_rw(path), p, 30); }, "writers");
   auto cache = TuningCache::open(path, TuningCache::Mode::ReadOnly);
   EXPECT_EQ(cache->load_winners(h200()).size(), 4u + 4 * 30);
   EXPECT_EQ(raw_query(path, "SELECT count(*) FROM tuning_runs")[0], std::to_string(4 * 30 * 2));
@@ -113,29 +119,9 @@ TEST(Concurrency, ProcessesRaceToCreateAndWrite) {
 // one process refusing the file as "another program's database").
 TEST(Concurrency, ProcessesOpeningAFileBeingCreatedAllAcceptIt) {
   TempDir dir;
-  for (int round = 0; round < 80; ++round) {
+  for (int round = 0; round < 150; ++round) {
     const std::string path = dir.file("round" + std::to_string(round) + "/tuning.db");
-    std::vector<pid_t> kids;
-    for (int p = 0; p < 6; ++p) {
-      pid_t pid = fork();
-      ASSERT_GE(pid, 0);
-      if (pid == 0) {
-        int rc = 0;
-        try {
-          open_rw(path);
-        } catch (const std::exception& e) {
-          fprintf(stderr, "round %d child %d: %s\n", round, p, e.what());
-          rc = 1;
-        }
-        _exit(rc);
-      }
-      kids.push_back(pid);
-    }
-    for (pid_t pid : kids) {
-      int status = 0;
-      ASSERT_EQ(waitpid(pid, &status, 0), pid);
-      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << round;
-    }
+    expect_processes_succeed(6, [&](int) { open_rw(path); }, "round " + std::to_string(round));
   }
 }
 
