@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "autogemm/tuning_cache.h"
+#include "sqlite_files.h"
 
 namespace autogemm::test {
 
@@ -39,44 +40,10 @@ class TempDir {
   std::string path_;
 };
 
-inline std::vector<char> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-inline void write_bytes(const std::string& path, const std::vector<char>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-/// Runs SQL on `path` with a plain sqlite3 connection (creating the file).
-inline void raw_sql(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* err = nullptr;
-  int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-  std::string msg = err ? err : "";
-  sqlite3_free(err);
-  sqlite3_close(db);
-  ASSERT_EQ(rc, SQLITE_OK) << msg;
-}
-
-/// First column of every row of `sql`, as text ("NULL" for NULL).
-inline std::vector<std::string> raw_query(const std::string& path, const std::string& sql) {
-  std::vector<std::string> out;
-  sqlite3* db = nullptr;
-  EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-  sqlite3_stmt* s = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr), SQLITE_OK)
-      << sqlite3_errmsg(db);
-  while (s && sqlite3_step(s) == SQLITE_ROW) {
-    auto* t = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
-    out.push_back(t ? t : "NULL");
-  }
-  sqlite3_finalize(s);
-  sqlite3_close(db);
-  return out;
-}
+using testing::raw_query;
+using testing::raw_sql;
+using testing::read_bytes;
+using testing::write_bytes;
 
 inline DeviceKey h200() { return {"NVIDIA H200", 9, 0, 132, 13000, 13000}; }
 

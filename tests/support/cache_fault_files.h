@@ -23,33 +23,13 @@
 #include <vector>
 
 #include "autogemm/tuning_cache.h"
+#include "sqlite_files.h"
 
 namespace autogemm::testing {
 
 namespace fs = std::filesystem;
 
 constexpr uid_t kNobody = 65534;
-
-inline std::vector<char> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-inline void write_bytes(const std::string& path, const std::vector<char>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-inline void raw_sql(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* err = nullptr;
-  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-  const std::string msg = err ? err : "";
-  sqlite3_free(err);
-  sqlite3_close(db);
-  ASSERT_EQ(rc, SQLITE_OK) << msg;
-}
 
 /// mkdtemp under /tmp, removed (permissions restored first) at the end.
 class TempDir {
@@ -96,34 +76,8 @@ inline void make_valid_cache(const std::string& path) {
   }
 }
 
-// Schema version 1 as released (the cache tests keep the same copy).
-const char* const kVersion1 = R"sql(
-PRAGMA application_id = 1095189837;
-PRAGMA user_version = 1;
-CREATE TABLE devices (
-  id INTEGER PRIMARY KEY, name TEXT NOT NULL, cc_major INTEGER NOT NULL,
-  cc_minor INTEGER NOT NULL, sm_count INTEGER NOT NULL, driver_version INTEGER NOT NULL,
-  nvrtc_version INTEGER NOT NULL, first_seen INTEGER NOT NULL,
-  UNIQUE (name, cc_major, cc_minor, sm_count, driver_version, nvrtc_version));
-CREATE TABLE trials (
-  device_id INTEGER NOT NULL REFERENCES devices(id),
-  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
-  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
-  template_hash TEXT NOT NULL, config TEXT NOT NULL, status TEXT NOT NULL,
-  median_ms REAL NOT NULL, spread_ms REAL NOT NULL, gflops REAL NOT NULL,
-  detail TEXT NOT NULL DEFAULT '', recorded_at INTEGER NOT NULL,
-  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned, template_hash, config));
-CREATE TABLE winners (
-  device_id INTEGER NOT NULL REFERENCES devices(id),
-  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
-  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
-  config TEXT NOT NULL, template_hash TEXT NOT NULL, median_ms REAL NOT NULL,
-  spread_ms REAL NOT NULL, gflops REAL NOT NULL, tuned_at INTEGER NOT NULL,
-  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned));
-CREATE TABLE cubins (
-  template_hash TEXT NOT NULL, config TEXT NOT NULL, arch TEXT NOT NULL,
-  nvrtc_version INTEGER NOT NULL, cubin BLOB NOT NULL, created_at INTEGER NOT NULL,
-  PRIMARY KEY (template_hash, config, arch, nvrtc_version));
+// Schema version 1 as released (tests/support/sqlite_files.h), with rows.
+inline const std::string kVersion1 = kVersion1Tables + R"sql(
 INSERT INTO devices VALUES (1, 'NVIDIA H200', 9, 0, 132, 13000, 13000, 1700000000);
 INSERT INTO trials VALUES (1, 256, 128, 64, 0, 1, 1, 'hash1', 'cfgA', 'ok', 0.5, 0.01, 8.4, '',
                            1700000001);
