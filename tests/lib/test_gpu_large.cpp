@@ -36,32 +36,16 @@
 #include "autogemm/tuning_cache.h"
 #include "autogemm/verifier.h"
 #include "gpu_fixture.h"
+#include "user_call.h"
 
 namespace autogemm {
 namespace {
 
 constexpr int64_t k2p31 = int64_t(1) << 31;
 
-autogemm_transpose tr(bool t) { return t ? AUTOGEMM_TRANS : AUTOGEMM_NO_TRANS; }
-
-struct UserCall {
-  autogemm_layout layout;
-  autogemm_transpose ta, tb;
-  int m, n, k, lda, ldb, ldc;
-  const float *a, *b;
-  float* c;
-};
-
-// The user-facing call (row- or column-major) that computes the canonical
-// product held by the verifier (as in test_gpu_sgemm.cpp).
-UserCall user_call(const CanonicalCall& cc, autogemm_layout layout) {
-  const Problem& p = cc.problem;
-  if (layout == AUTOGEMM_ROW_MAJOR)
-    return {layout, tr(p.trans_a), tr(p.trans_b), int(p.m), int(p.n), int(p.k), int(p.lda), int(p.ldb), int(p.ldc),
-            cc.a, cc.b, cc.c};
-  return {layout, tr(p.trans_b), tr(p.trans_a), int(p.n), int(p.m), int(p.k), int(p.ldb), int(p.lda), int(p.ldc),
-          cc.b, cc.a, cc.c};
-}
+using testing::tr;
+using testing::UserCall;
+using testing::user_call;
 
 std::string describe_case(autogemm_layout layout, const Problem& p, const std::string& kernel) {
   std::ostringstream s;

@@ -12,30 +12,14 @@
 #include "autogemm/tuning_cache.h"
 #include "autogemm/verifier.h"
 #include "gpu_fixture.h"
+#include "user_call.h"
 
 namespace autogemm {
 namespace {
 
-struct UserCall {
-  autogemm_layout layout;
-  autogemm_transpose ta, tb;
-  int m, n, k, lda, ldb, ldc;
-  const float *a, *b;
-  float* c;
-};
-
-autogemm_transpose tr(bool t) { return t ? AUTOGEMM_TRANS : AUTOGEMM_NO_TRANS; }
-
-// The user-facing call (row- or column-major) that computes the canonical
-// product held by the verifier.
-UserCall user_call(const CanonicalCall& cc, autogemm_layout layout) {
-  const Problem& p = cc.problem;
-  if (layout == AUTOGEMM_ROW_MAJOR)
-    return {layout, tr(p.trans_a), tr(p.trans_b), int(p.m), int(p.n), int(p.k), int(p.lda), int(p.ldb), int(p.ldc),
-            cc.a, cc.b, cc.c};
-  return {layout, tr(p.trans_b), tr(p.trans_a), int(p.n), int(p.m), int(p.k), int(p.ldb), int(p.lda), int(p.ldc),
-          cc.b, cc.a, cc.c};
-}
+using testing::tr;
+using testing::UserCall;
+using testing::user_call;
 
 autogemm_status run(const UserCall& u, float alpha, float beta, CUstream s) {
   return autogemm_sgemm(u.layout, u.ta, u.tb, u.m, u.n, u.k, alpha, u.a, u.lda, u.b, u.ldb, beta, u.c, u.ldc, s);
