@@ -2,16 +2,17 @@
 //
 //   autogemm_cache path
 //   autogemm_cache winners [--db P] [--json]
-//   autogemm_cache trials  [--db P] --shape MxNxK [--json]
+//   autogemm_cache trials  [--db P] --shape [col:]MxNxK[:NN|NT|TN|TT] [--json]
 //   autogemm_cache export  [--db P] --out F.json
 //   autogemm_cache import  [--db P] --in F.json
 //
 // Thin: parses arguments, calls autogemm::TuningCache, prints. Import merges:
 // winners by the record_winner rule, trials upserted, devices recreated.
 // Compiled kernels (cubins) are not exported: they are rebuilt on demand.
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
-
+//
+// Shapes are written as for gemm_tune and gemm_bench (autogemm::parse_shape:
+// one grammar for every tool) and matched in autogemm's canonical form, the
+// form the cache stores.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <ctime>
@@ -21,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "autogemm/log.h"
+#include "autogemm/problem.h"
 #include "autogemm/tuning_cache.h"
 
 namespace {
@@ -34,6 +37,9 @@ using autogemm::WinnerRecord;
 using nlohmann::json;
 
 constexpr const char* kFormat = "autogemm-tuning-cache";
+// Version 1 files written before rows carried a family have none: a config
+// begins with its family's name, so the family is read from there. Writing
+// the field needs no new version: older readers ignore it.
 constexpr int kFormatVersion = 1;
 
 // --- JSON: the export format ------------------------------------------------
@@ -73,8 +79,16 @@ DeviceKey get_device(const json& j) {
           j.at("driver_version").get<int>(), j.at("nvrtc_version").get<int>()};
 }
 
+/// The "family" field, or for exports that predate it the first word of the config.
+std::string get_family(const json& j) {
+  if (j.contains("family")) return j.at("family").get<std::string>();
+  const std::string config = j.at("config").get<std::string>();
+  return config.substr(0, config.find(' '));
+}
+
 json winner_json(const WinnerRecord& w) {
-  json j = {{"config", w.config},       {"template_hash", w.template_hash},
+  json j = {{"family", w.family},       {"config", w.config},
+            {"template_hash", w.template_hash},
             {"median_ms", w.median_ms}, {"spread_ms", w.spread_ms},
             {"gflops", w.gflops},       {"tuned_at", w.tuned_at}};
   put_shape(j, w.shape);
@@ -82,17 +96,21 @@ json winner_json(const WinnerRecord& w) {
 }
 
 WinnerRecord get_winner(const json& j) {
-  return {get_shape(j),
-          j.at("config").get<std::string>(),
-          j.at("template_hash").get<std::string>(),
-          j.at("median_ms").get<double>(),
-          j.at("spread_ms").get<double>(),
-          j.at("gflops").get<double>(),
-          j.at("tuned_at").get<int64_t>()};
+  WinnerRecord w;
+  w.shape = get_shape(j);
+  w.family = get_family(j);
+  w.config = j.at("config").get<std::string>();
+  w.template_hash = j.at("template_hash").get<std::string>();
+  w.median_ms = j.at("median_ms").get<double>();
+  w.spread_ms = j.at("spread_ms").get<double>();
+  w.gflops = j.at("gflops").get<double>();
+  w.tuned_at = j.at("tuned_at").get<int64_t>();
+  return w;
 }
 
 json trial_json(const TrialRow& r) {
-  json j = {{"template_hash", r.template_hash},
+  json j = {{"family", r.family},
+            {"template_hash", r.template_hash},
             {"config", r.trial.config},
             {"status", autogemm::to_string(r.trial.status)},
             {"median_ms", r.trial.median_ms},
@@ -108,12 +126,18 @@ TrialRow get_trial(const json& j) {
   const std::string status = j.at("status").get<std::string>();
   auto parsed = autogemm::parse_trial_status(status);
   if (!parsed) throw std::runtime_error("unknown trial status '" + status + "'");
-  return {get_shape(j),
-          j.at("template_hash").get<std::string>(),
-          {j.at("config").get<std::string>(), *parsed, j.at("median_ms").get<double>(),
-           j.at("spread_ms").get<double>(), j.at("gflops").get<double>(),
-           j.value("detail", std::string())},
-          j.at("recorded_at").get<int64_t>()};
+  TrialRow r;
+  r.shape = get_shape(j);
+  r.family = get_family(j);
+  r.template_hash = j.at("template_hash").get<std::string>();
+  r.trial.config = j.at("config").get<std::string>();
+  r.trial.status = *parsed;
+  r.trial.median_ms = j.at("median_ms").get<double>();
+  r.trial.spread_ms = j.at("spread_ms").get<double>();
+  r.trial.gflops = j.at("gflops").get<double>();
+  r.trial.detail = j.value("detail", std::string());
+  r.recorded_at = j.at("recorded_at").get<int64_t>();
+  return r;
 }
 
 // --- text output ------------------------------------------------------------
@@ -175,47 +199,44 @@ int cmd_winners(const std::string& db, bool as_json) {
       j["device"] = device_json(d);
       out.push_back(std::move(j));
       rows.push_back({d.name, layout(w.shape), dims(w.shape), w.shape.aligned ? "yes" : "no",
-                      w.config, fixed(w.gflops, 1), utc(w.tuned_at)});
+                      w.family, w.config, fixed(w.gflops, 1), utc(w.tuned_at)});
     }
   }
   if (as_json)
     std::cout << out.dump(2) << "\n";
   else
-    print_table({"device", "layout", "MxNxK", "aligned", "config", "GFLOP/s", "when"}, rows);
+    print_table({"device", "layout", "MxNxK", "aligned", "family", "config", "GFLOP/s", "when"}, rows);
   return 0;
 }
 
-ShapeKey parse_mnk(const std::string& text) {
-  ShapeKey s;
-  int64_t* dst[3] = {&s.m, &s.n, &s.k};
-  size_t pos = 0;
-  for (int i = 0; i < 3; ++i) {
-    size_t end = i < 2 ? text.find('x', pos) : text.size();
-    std::string part = end == std::string::npos ? "" : text.substr(pos, end - pos);
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos ||
-        part.size() > 12 || std::stoll(part) < 1)
-      throw CLI::ValidationError("--shape", "expected MxNxK with positive integers, got '" +
-                                                text + "'");
-    *dst[i] = std::stoll(part);
-    pos = end + 1;
-  }
-  return s;
+/// The canonical shape (what the cache stores) of a shape as the tools take it.
+ShapeKey parse_shape_arg(const std::string& text) {
+  autogemm::ShapeSpec spec;
+  std::string why;
+  if (!autogemm::parse_shape(text, &spec, &why)) throw CLI::ValidationError("--shape", why);
+  return spec.problem().key();
+}
+
+/// Same problem in canonical form; the alignment class is not part of a
+/// shape's text, so trials of both classes match.
+bool same_problem(const ShapeKey& a, const ShapeKey& b) {
+  return a.m == b.m && a.n == b.n && a.k == b.k && a.trans_a == b.trans_a && a.trans_b == b.trans_b;
 }
 
 int cmd_trials(const std::string& db, const std::string& shape_text, bool as_json) {
-  const ShapeKey want = parse_mnk(shape_text);
+  const ShapeKey want = parse_shape_arg(shape_text);
   auto cache = open_db(db, TuningCache::Mode::ReadOnly);
   json out = json::array();
   std::vector<std::vector<std::string>> rows;
   for (const DeviceKey& d : cache->load_devices()) {
     for (const TrialRow& r : cache->load_all_trials(d)) {
-      if (r.shape.m != want.m || r.shape.n != want.n || r.shape.k != want.k) continue;
+      if (!same_problem(r.shape, want)) continue;
       json j = trial_json(r);
       j["device"] = device_json(d);
       out.push_back(std::move(j));
       const bool ok = r.trial.status == autogemm::TrialStatus::Ok;
       std::string why = r.trial.detail.substr(0, r.trial.detail.find('\n')).substr(0, 60);
-      rows.push_back({d.name, layout(r.shape), r.shape.aligned ? "yes" : "no",
+      rows.push_back({d.name, layout(r.shape), r.shape.aligned ? "yes" : "no", r.family,
                       r.template_hash.substr(0, 12), r.trial.config,
                       autogemm::to_string(r.trial.status), ok ? fixed(r.trial.median_ms, 4) : "",
                       ok ? fixed(r.trial.gflops, 1) : "", why});
@@ -224,8 +245,8 @@ int cmd_trials(const std::string& db, const std::string& shape_text, bool as_jso
   if (as_json)
     std::cout << out.dump(2) << "\n";
   else
-    print_table({"device", "layout", "aligned", "template", "config", "status", "ms", "GFLOP/s",
-                 "detail"},
+    print_table({"device", "layout", "aligned", "family", "template", "config", "status", "ms",
+                 "GFLOP/s", "detail"},
                 rows);
   return 0;
 }
@@ -296,7 +317,7 @@ int cmd_import(const std::string& db, const std::string& in_path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  spdlog::set_default_logger(spdlog::stderr_color_mt("autogemm_cache"));
+  autogemm::set_default_log_level(spdlog::level::info);  // the store's notes, on stderr
   CLI::App app{"Inspect, export and import the autogemm tuning cache."};
   app.require_subcommand(1);
   std::string db, shape, file;
@@ -309,7 +330,10 @@ int main(int argc, char** argv) {
   winners_cmd->add_flag("--json", as_json, "print JSON instead of a table");
   auto* trials_cmd = app.add_subcommand("trials", "list every trial of one shape");
   trials_cmd->add_option("--db", db, db_help);
-  trials_cmd->add_option("--shape", shape, "MxNxK, e.g. 4096x4096x4096")->required();
+  trials_cmd
+      ->add_option("--shape", shape,
+                   "shape as gemm_tune takes it: [col:]MxNxK[:NN|NT|TN|TT], e.g. 4096x4096x4096:NT")
+      ->required();
   trials_cmd->add_flag("--json", as_json, "print JSON instead of a table");
   auto* export_cmd = app.add_subcommand("export", "write winners and trials to a JSON file");
   export_cmd->add_option("--db", db, db_help);

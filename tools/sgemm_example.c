@@ -6,6 +6,7 @@
  * autogemm_sgemm on a stream, checks sampled elements against a double
  * precision product on the host, and prints which kernel ran and whether
  * NVRTC was needed (0 compiles means the kernel came from the tuning cache).
+ * Every failure is printed with autogemm_last_error(), the detail behind it.
  * Exit status: 0 correct, 1 wrong or failed, 77 no GPU (skip). */
 #include <autogemm/autogemm.h>
 #include <cuda_runtime_api.h>
@@ -50,15 +51,20 @@ int main(int argc, char** argv) {
   cudaMemcpy(a, ha, na * 4, cudaMemcpyHostToDevice);
   cudaMemcpy(b, hb, nb * 4, cudaMemcpyHostToDevice);
 
+  /* The library loaded at run time should be the one this was compiled for. */
+  if (autogemm_version(NULL, NULL, NULL) != AUTOGEMM_VERSION)
+    fprintf(stderr, "note: built against autogemm %d, running with %d\n", AUTOGEMM_VERSION,
+            autogemm_version(NULL, NULL, NULL));
+
   /* Optional: choose the cache file; without it the default location is used. */
   autogemm_status st = autogemm_init(getenv("AUTOGEMM_CACHE"));
-  if (st != AUTOGEMM_SUCCESS) fprintf(stderr, "note: %s\n", autogemm_status_string(st));
+  if (st != AUTOGEMM_SUCCESS) fprintf(stderr, "note: %s (%s)\n", autogemm_status_string(st), autogemm_last_error());
 
   /* C = 1 * A * B + 0 * C, row-major, no transposes, on `stream`. */
   st = autogemm_sgemm(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, m, n, k, 1.0f, a, k, b, n,
                       0.0f, c, n, (struct CUstream_st*)stream);
   if (st != AUTOGEMM_SUCCESS) {
-    fprintf(stderr, "autogemm_sgemm: %s\n", autogemm_status_string(st));
+    fprintf(stderr, "autogemm_sgemm: %s: %s\n", autogemm_status_string(st), autogemm_last_error());
     return 1;
   }
   cudaStreamSynchronize(stream);
@@ -75,13 +81,17 @@ int main(int argc, char** argv) {
     double err = fabs(hc[(size_t)i * n + j] - ref);
     if (!(err <= (k + 2) * 5.96e-8 * mag + 1e-30)) ++bad;
   }
-  char config[256] = "";
-  autogemm_describe(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, m, n, k, a, k, b, n, c, n, config,
-                    sizeof config);
+  /* Which kernel ran, as fields: family, canonical config and where it came from. */
+  autogemm_plan_info plan;
+  if (autogemm_describe_plan(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, m, n, k, a, k, b, n, c, n,
+                             &plan) != AUTOGEMM_SUCCESS) {
+    fprintf(stderr, "autogemm_describe_plan: %s\n", autogemm_last_error());
+    return 1;
+  }
   autogemm_stats s;
   autogemm_get_stats(&s);
   printf("sgemm_example %dx%dx%d: %s\n", m, n, k, bad ? "WRONG" : "correct");
-  printf("kernel: %s\n", config);
+  printf("kernel: %s family, %s config: %s\n", plan.family, plan.source_name, plan.config);
   printf("stats: calls=%llu exact=%llu nearest=%llu default=%llu nvrtc_compiles=%llu cubins_loaded=%llu\n", s.calls,
          s.exact_hits, s.nearest_hits, s.default_hits, s.nvrtc_compiles, s.cubins_loaded);
   cudaFree(a);

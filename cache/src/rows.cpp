@@ -1,6 +1,6 @@
 #include "rows.h"
 
-#include <spdlog/spdlog.h>
+#include "autogemm/log.h"
 
 #include <cmath>
 #include <ctime>
@@ -72,8 +72,15 @@ void check_trial(const Db& db, const TrialRecord& t) {
 
 void check_winner(const Db& db, const WinnerRecord& w) {
   check_shape(db, w.shape);
+  check_key_text(db, w.family, "family");
   check_key_text(db, w.config, "config");
   check_key_text(db, w.template_hash, "template hash");
+  // The one place the store compares a config with its family: a winner filed
+  // under the wrong family would shadow that family's real one. The rest of
+  // the config stays uninterpreted.
+  if (w.config != w.family && w.config.compare(0, w.family.size() + 1, w.family + " ") != 0)
+    refuse_value(db, "winner '" + w.config + "' under family '" + w.family +
+                         "': its config does not begin with that family's name");
   if (!(std::isfinite(w.median_ms) && w.median_ms > 0) || !finite_nonneg(w.spread_ms) ||
       !finite_nonneg(w.gflops) || w.tuned_at < 0)
     refuse_value(db, "winner '" + w.config + "' with a non-positive time or a bad number");
@@ -117,7 +124,7 @@ std::optional<ShapeKey> read_shape(const Stmt& s, int col) {
 
 SkippedRows::~SkippedRows() {
   if (count_ > 0)
-    spdlog::warn("tuning cache {}: skipped {} invalid row(s) of table {}", db_.path(), count_,
+    autogemm::log().warn("tuning cache {}: skipped {} invalid row(s) of table {}", db_.path(), count_,
                  table_);
 }
 

@@ -1,6 +1,6 @@
 #include "schema.h"
 
-#include <spdlog/spdlog.h>
+#include "autogemm/log.h"
 
 #include <cstdio>
 #include <cstring>
@@ -143,6 +143,113 @@ ORDER BY r.finished_at, r.id;
           "creating the version 2 tuning_runs table and views");
 }
 
+// The family of a stored config: its first word (all of it if it has no space).
+std::string first_word(const char* column) {
+  const std::string c = column;
+  return "CASE WHEN instr(" + c + ", ' ') > 0 THEN substr(" + c + ", 1, instr(" + c +
+         ", ' ') - 1) ELSE " + c + " END";
+}
+
+// Version 3, tables: a family per row, so winners of different kernel families
+// for one shape coexist. SQLite cannot change a primary key, so winners is
+// rebuilt; the others gain a column. Views go first: with them in place,
+// renaming the rebuilt table fails on the view that names the dropped one.
+void add_family_columns(Db& db) {
+  db.exec(R"sql(
+DROP VIEW best_configs;
+DROP VIEW trial_summary;
+DROP VIEW tuning_history;
+CREATE TABLE winners_v3 (
+  device_id     INTEGER NOT NULL REFERENCES devices(id),
+  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
+  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
+  family        TEXT    NOT NULL,
+  config        TEXT    NOT NULL,
+  template_hash TEXT    NOT NULL,
+  median_ms     REAL    NOT NULL,
+  spread_ms     REAL    NOT NULL,
+  gflops        REAL    NOT NULL,
+  tuned_at      INTEGER NOT NULL,
+  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned, family)
+);
+ALTER TABLE trials ADD COLUMN family TEXT NOT NULL DEFAULT '';
+ALTER TABLE tuning_runs ADD COLUMN family TEXT NOT NULL DEFAULT '';
+)sql",
+          "adding the version 3 family columns");
+  // Every v2 row is of the family its config names; the old key is part of
+  // the new one, so no two copied winners collide.
+  db.exec(("INSERT INTO winners_v3 (device_id, m, n, k, trans_a, trans_b, aligned, family, "
+           "config, template_hash, median_ms, spread_ms, gflops, tuned_at) "
+           "SELECT device_id, m, n, k, trans_a, trans_b, aligned, " + first_word("config") +
+           ", config, template_hash, median_ms, spread_ms, gflops, tuned_at FROM winners;"
+           "DROP TABLE winners;"
+           "ALTER TABLE winners_v3 RENAME TO winners;"
+           "UPDATE trials SET family = " + first_word("config") + ";"
+           "UPDATE tuning_runs SET family = " + first_word("winner_config") + ";")
+              .c_str(),
+          "copying the rows into the version 3 tables");
+}
+
+// Version 3, views: as in version 2, with the family shown (and counted apart).
+void add_family_views(Db& db) {
+  db.exec(R"sql(
+CREATE VIEW best_configs AS
+SELECT d.name AS device,
+       'sm_' || d.cc_major || d.cc_minor AS arch,
+       'row-major ' || CASE WHEN w.trans_a THEN 'T' ELSE 'N' END
+                    || CASE WHEN w.trans_b THEN 'T' ELSE 'N' END AS layout,
+       w.m AS m, w.n AS n, w.k AS k,
+       CASE WHEN w.aligned THEN 'yes' ELSE 'no' END AS aligned,
+       w.family AS family,
+       w.config AS config,
+       round(w.gflops, 1) AS gflops,
+       round(w.median_ms, 4) AS median_ms,
+       datetime(w.tuned_at, 'unixepoch') AS tuned
+FROM winners AS w JOIN devices AS d ON d.id = w.device_id
+ORDER BY d.name, w.m, w.n, w.k, w.trans_a, w.trans_b, w.aligned, w.family;
+CREATE VIEW trial_summary AS
+SELECT d.name AS device,
+       'sm_' || d.cc_major || d.cc_minor AS arch,
+       'row-major ' || CASE WHEN t.trans_a THEN 'T' ELSE 'N' END
+                    || CASE WHEN t.trans_b THEN 'T' ELSE 'N' END AS layout,
+       t.m AS m, t.n AS n, t.k AS k,
+       CASE WHEN t.aligned THEN 'yes' ELSE 'no' END AS aligned,
+       t.family AS family,
+       count(*) AS trials,
+       sum(t.status = 'ok') AS ok,
+       sum(t.status <> 'ok') AS failed,
+       sum(t.status = 'compile_failed') AS compile_failed,
+       sum(t.status = 'limits_exceeded') AS limits_exceeded,
+       sum(t.status = 'wrong_result') AS wrong_result,
+       sum(t.status = 'timeout') AS timeout,
+       sum(t.status = 'crashed') AS crashed,
+       round(max(CASE WHEN t.status = 'ok' THEN t.gflops END), 1) AS best_gflops,
+       datetime(max(t.recorded_at), 'unixepoch') AS last_trial
+FROM trials AS t JOIN devices AS d ON d.id = t.device_id
+GROUP BY t.device_id, t.m, t.n, t.k, t.trans_a, t.trans_b, t.aligned, t.family
+ORDER BY d.name, t.m, t.n, t.k, t.trans_a, t.trans_b, t.aligned, t.family;
+CREATE VIEW tuning_history AS
+SELECT d.name AS device,
+       'row-major ' || CASE WHEN r.trans_a THEN 'T' ELSE 'N' END
+                    || CASE WHEN r.trans_b THEN 'T' ELSE 'N' END AS layout,
+       r.m AS m, r.n AS n, r.k AS k,
+       r.family AS family,
+       r.strategy AS strategy, r.candidates AS candidates,
+       round(r.compile_s, 2) AS compile_s, round(r.wall_s, 2) AS wall_s,
+       r.winner_config AS winner,
+       CASE WHEN r.winner_stored THEN 'yes' ELSE 'no' END AS stored,
+       datetime(r.finished_at, 'unixepoch') AS finished
+FROM tuning_runs AS r JOIN devices AS d ON d.id = r.device_id
+ORDER BY r.finished_at, r.id;
+)sql",
+          "creating the version 3 views");
+}
+
+void add_families(Db& db) {
+  add_family_columns(db);
+  add_family_views(db);
+}
+
 struct Migration {
   const char* summary;
   void (*apply)(Db&);
@@ -152,6 +259,8 @@ const Migration kMigrations[] = {
     {"tables devices, trials, winners, cubins", create_tables},                // 0 -> 1
     {"table tuning_runs, views best_configs, trial_summary, tuning_history",  // 1 -> 2
      add_runs_and_views},
+    {"a family per winner (new key), trial and tuning run; views show it",   // 2 -> 3
+     add_families},
 };
 
 constexpr int kCurrentVersion = static_cast<int>(sizeof kMigrations / sizeof kMigrations[0]);
@@ -274,7 +383,7 @@ void migrate(Db& db) {
   const int64_t from = st.version;
   if (from == kCurrentVersion) return;  // ~Transaction ends the empty transaction
   for (int64_t v = from; v < kCurrentVersion; ++v) {
-    spdlog::debug("tuning cache {}: migrating to schema version {}: {}", db.path(), v + 1,
+    autogemm::log().debug("tuning cache {}: migrating to schema version {}: {}", db.path(), v + 1,
                   kMigrations[v].summary);
     kMigrations[v].apply(db);
   }
@@ -284,9 +393,9 @@ void migrate(Db& db) {
           "setting the schema version");
   tx.commit();
   if (from == 0)
-    spdlog::info("tuning cache {}: created (schema version {})", db.path(), kCurrentVersion);
+    autogemm::log().info("tuning cache {}: created (schema version {})", db.path(), kCurrentVersion);
   else
-    spdlog::info("tuning cache {}: migrated from schema version {} to {}", db.path(), from,
+    autogemm::log().info("tuning cache {}: migrated from schema version {} to {}", db.path(), from,
                  kCurrentVersion);
 }
 

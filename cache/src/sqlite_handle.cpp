@@ -1,6 +1,6 @@
 #include "sqlite_handle.h"
 
-#include <spdlog/spdlog.h>
+#include "autogemm/log.h"
 
 #include <cstring>
 #include <memory>
@@ -33,7 +33,7 @@ Db::Db(const std::string& path, int flags) : path_(path) {
 
 Db::~Db() {
   if (db_ && sqlite3_close_v2(db_) != SQLITE_OK)
-    spdlog::warn("tuning cache {}: closing the database failed: {}", path_, sqlite3_errmsg(db_));
+    autogemm::log().warn("tuning cache {}: closing the database failed: {}", path_, sqlite3_errmsg(db_));
 }
 
 void Db::exec(const char* sql, const char* action) {
@@ -156,7 +156,7 @@ void Transaction::commit() {
 Transaction::~Transaction() {
   if (open_ && sqlite3_get_autocommit(db_.get()) == 0 &&
       sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr) != SQLITE_OK)
-    spdlog::warn("tuning cache {}: rolling back a transaction failed: {}", db_.path(),
+    autogemm::log().warn("tuning cache {}: rolling back a transaction failed: {}", db_.path(),
                  sqlite3_errmsg(db_.get()));
 }
 

@@ -2,7 +2,7 @@
 // The reads and writes are in records.cpp.
 #include "autogemm/tuning_cache.h"
 
-#include <spdlog/spdlog.h>
+#include "autogemm/log.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -23,7 +23,7 @@ int busy_timeout_ms() {
   errno = 0;
   long ms = std::strtol(v, &end, 10);
   if (errno != 0 || *end != '\0' || ms < 0 || ms > 3600 * 1000) {
-    spdlog::warn("AUTOGEMM_CACHE_BUSY_MS='{}' is not a number of milliseconds (0 to 3600000); "
+    autogemm::log().warn("AUTOGEMM_CACHE_BUSY_MS='{}' is not a number of milliseconds (0 to 3600000); "
                  "using {}",
                  v, kDefaultBusyMs);
     return kDefaultBusyMs;
@@ -53,31 +53,12 @@ void enable_wal(detail::Db& db) {
     mode = e.what();
   }
   if (mode != "wal")
-    spdlog::warn("tuning cache {}: could not switch to WAL journal mode ({}); using the "
+    autogemm::log().warn("tuning cache {}: could not switch to WAL journal mode ({}); using the "
                  "rollback journal",
                  db.path(), mode);
 }
 
 }  // namespace
-
-const char* to_string(TrialStatus s) {
-  switch (s) {
-    case TrialStatus::Ok: return "ok";
-    case TrialStatus::CompileFailed: return "compile_failed";
-    case TrialStatus::LimitsExceeded: return "limits_exceeded";
-    case TrialStatus::WrongResult: return "wrong_result";
-    case TrialStatus::Timeout: return "timeout";
-    case TrialStatus::Crashed: return "crashed";
-  }
-  return "unknown";
-}
-
-std::optional<TrialStatus> parse_trial_status(const std::string& s) {
-  for (TrialStatus t : {TrialStatus::Ok, TrialStatus::CompileFailed, TrialStatus::LimitsExceeded,
-                        TrialStatus::WrongResult, TrialStatus::Timeout, TrialStatus::Crashed})
-    if (s == to_string(t)) return t;
-  return std::nullopt;
-}
 
 std::unique_ptr<TuningCache> TuningCache::open(const std::string& path, Mode mode) {
   if (path.empty()) throw CacheError("tuning cache: the path is empty.");

@@ -4,10 +4,16 @@
 
 namespace autogemm {
 
+std::string kernel_arch(const KernelConfig& cfg, const DeviceInfo& dev) {
+  if (auto a = cfg.family().arch(dev)) return *a;
+  throw LimitsError(std::string("the ") + cfg.family().name() + " family does not run on " + dev.name + " (" +
+                    dev.arch() + ")");
+}
+
 CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch) {
   std::string why;
   if (!cfg.is_valid(&why)) throw CompileError("invalid config: " + why, why);
-  const KernelTemplate& t = KernelTemplate::for_kind(cfg.kind);
+  const KernelTemplate& t = cfg.family().source();
   return Compiler::compile(t.source(), t.file(), arch, cfg.defines());
 }
 
@@ -28,21 +34,19 @@ LoadedKernel LoadedKernel::load(const KernelConfig& cfg, const std::vector<char>
   LoadedKernel k;
   k.cfg_ = cfg;
   k.module_ = Module::load(cubin.data());
-  const KernelTemplate& t = KernelTemplate::for_kind(cfg.kind);
-  k.main_ = k.module_.function(t.entry());
+  for (const std::string& entry : cfg.family().entry_points(cfg)) k.functions_.push_back(k.module_.function(entry.c_str()));
+  const CUfunction main = k.functions_.at(0);
   k.sm_count_ = dev.sm_count;
-  if (cfg.kind == KernelKind::Tiled && cfg.split_k > 1 && cfg.split_reduce == 1)
-    k.reduce_ = k.module_.function("agemm_splitk_reduce");
   const DriverApi& d = driver();
-  check(d.cuFuncGetAttribute(&k.res_.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, k.main_), "cuFuncGetAttribute");
-  check(d.cuFuncGetAttribute(&k.res_.local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, k.main_), "cuFuncGetAttribute");
-  check(d.cuFuncGetAttribute(&k.res_.max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k.main_), "cuFuncGetAttribute");
+  check(d.cuFuncGetAttribute(&k.res_.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, main), "cuFuncGetAttribute");
+  check(d.cuFuncGetAttribute(&k.res_.local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, main), "cuFuncGetAttribute");
+  check(d.cuFuncGetAttribute(&k.res_.max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, main), "cuFuncGetAttribute");
   if (k.res_.max_threads < cfg.threads())
     throw LimitsError("uses " + std::to_string(k.res_.registers) + " registers per thread: at most " +
                       std::to_string(k.res_.max_threads) + " threads per block, the config needs " +
                       std::to_string(cfg.threads()));
   if (cfg.smem_bytes() > 48 * 1024)
-    check(d.cuFuncSetAttribute(k.main_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(cfg.smem_bytes())),
+    check(d.cuFuncSetAttribute(main, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(cfg.smem_bytes())),
           "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
   // Occupancy from the two resources that bind for these kernels.
   const int threads = cfg.threads();
@@ -55,30 +59,7 @@ LoadedKernel LoadedKernel::load(const KernelConfig& cfg, const std::vector<char>
 }
 
 void LoadedKernel::launch(const CanonicalCall& call, CUstream stream, CUdeviceptr workspace) const {
-  const Problem& p = call.problem;
-  int m = int(p.m), n = int(p.n), k = int(p.k);
-  float alpha = call.alpha, beta = call.beta;
-  CUdeviceptr a = reinterpret_cast<CUdeviceptr>(call.a), b = reinterpret_cast<CUdeviceptr>(call.b),
-              c = reinterpret_cast<CUdeviceptr>(call.c);
-  long long lda = p.lda, ldb = p.ldb, ldc = p.ldc;
-  const LaunchGeometry g = KernelTemplate::for_kind(cfg_.kind).geometry(cfg_, p);
-  const DriverApi& d = driver();
-  if (cfg_.kind == KernelKind::Generic) {
-    void* args[] = {&m, &n, &k, &alpha, &a, &lda, &b, &ldb, &beta, &c, &ldc};
-    check(d.cuLaunchKernel(main_, g.grid_x, g.grid_y, g.grid_z, g.block, 1, 1, g.smem, stream, args, nullptr),
-          "cuLaunchKernel(agemm_generic)");
-    return;
-  }
-  void* args[] = {&m, &n, &k, &alpha, &a, &lda, &b, &ldb, &beta, &c, &ldc, &workspace};
-  check(d.cuLaunchKernel(main_, g.grid_x, g.grid_y, g.grid_z, g.block, 1, 1, g.smem, stream, args, nullptr),
-        "cuLaunchKernel(agemm_tiled)");
-  if (reduce_) {
-    const long long total = (long long)m * n;
-    const unsigned blocks = unsigned(std::max<long long>(1, std::min<long long>((total + 255) / 256, (long long)sm_count_ * 8)));
-    void* rargs[] = {&m, &n, &alpha, &workspace, &beta, &c, &ldc};
-    check(d.cuLaunchKernel(reduce_, blocks, 1, 1, 256, 1, 1, 0, stream, rargs, nullptr),
-          "cuLaunchKernel(agemm_splitk_reduce)");
-  }
+  cfg_.family().launch(cfg_, LaunchArgs{functions_, call, stream, workspace, sm_count_});
 }
 
 }  // namespace autogemm

@@ -1,18 +1,88 @@
-// The C boundary: no exception crosses it (Dispatcher methods are noexcept).
+// The C boundary. Every exported function starts with an FpEnvGuard (the
+// caller's floating-point environment is left exactly as it was, see
+// fp_env_guard.h), and every one that returns a status runs its body through
+// api_call(): the one place where an exception from inside autogemm becomes a
+// status (status_of) and the text of autogemm_last_error. No exception
+// crosses this file.
 #include "autogemm/autogemm.h"
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <string>
 
+#include "autogemm/cuda_driver.h"
 #include "autogemm/dispatcher.h"
+#include "autogemm/nvrtc_compiler.h"
+#include "autogemm/tuning_cache.h"
+#include "fp_env_guard.h"
 
 using autogemm::Dispatcher;
+using autogemm::FpEnvGuard;
 using autogemm::GemmArgs;
+using autogemm::PlanDescription;
+
+namespace {
+
+/// The calling thread's autogemm_last_error text. A function-local
+/// thread_local: built on a thread's first use, so threads that never fail
+/// (or never call autogemm) pay nothing; cleared, not freed, on success, so
+/// the hot path never allocates.
+std::string& last_error_text() {
+  thread_local std::string text;
+  return text;
+}
+
+autogemm_status status_of(const std::exception& e) {
+  if (auto* a = dynamic_cast<const autogemm::ApiError*>(&e)) return a->status();
+  if (auto* c = dynamic_cast<const autogemm::CudaError*>(&e)) {
+    if (c->code() == CUDA_ERROR_OUT_OF_MEMORY) return AUTOGEMM_OUT_OF_MEMORY;
+    if (c->code() == CUDA_ERROR_NO_DEVICE) return AUTOGEMM_NO_DEVICE;
+    return AUTOGEMM_CUDA_ERROR;
+  }
+  if (dynamic_cast<const autogemm::CompileError*>(&e)) return AUTOGEMM_COMPILE_ERROR;
+  if (dynamic_cast<const autogemm::CacheError*>(&e)) return AUTOGEMM_CACHE_ERROR;
+  if (dynamic_cast<const std::bad_alloc*>(&e)) return AUTOGEMM_OUT_OF_MEMORY;
+  return AUTOGEMM_INTERNAL_ERROR;
+}
+
+/// Runs the body of a status-returning API function: success empties the
+/// thread's last error, any exception sets it and becomes the status.
+template <class Body>
+autogemm_status api_call(Body&& body) noexcept {
+  std::string& text = last_error_text();
+  try {
+    body();
+    text.clear();
+    return AUTOGEMM_SUCCESS;
+  } catch (const std::exception& e) {
+    const autogemm_status st = status_of(e);
+    try {
+      text = *e.what() ? e.what() : autogemm_status_string(st);
+    } catch (...) {
+      text.clear();  // no memory even for the message: the status must do
+    }
+    return st;
+  } catch (...) {
+    text.clear();
+    return AUTOGEMM_INTERNAL_ERROR;
+  }
+}
+
+/// Copies `src` into `dst[size]` with its terminating zero; false (nothing
+/// written) if it does not fit.
+bool copy_text(const std::string& src, char* dst, size_t size) {
+  if (src.size() >= size) return false;
+  std::memcpy(dst, src.c_str(), src.size() + 1);
+  return true;
+}
+
+}  // namespace
 
 extern "C" {
 
 const char* autogemm_status_string(autogemm_status s) {
+  const FpEnvGuard fp;
   switch (s) {
     case AUTOGEMM_SUCCESS: return "success";
     case AUTOGEMM_INVALID_LAYOUT: return "invalid argument: layout must be row-major or column-major";
@@ -38,35 +108,84 @@ const char* autogemm_status_string(autogemm_status s) {
   return "unknown status";
 }
 
-autogemm_status autogemm_init(const char* cache_path) { return Dispatcher::instance().init(cache_path); }
+const char* autogemm_last_error(void) {
+  const FpEnvGuard fp;
+  return last_error_text().c_str();
+}
 
-void autogemm_shutdown(void) { Dispatcher::instance().shutdown(); }
+int autogemm_version(int* major, int* minor, int* patch) {
+  const FpEnvGuard fp;
+  if (major) *major = AUTOGEMM_VERSION_MAJOR;
+  if (minor) *minor = AUTOGEMM_VERSION_MINOR;
+  if (patch) *patch = AUTOGEMM_VERSION_PATCH;
+  return AUTOGEMM_VERSION;
+}
+
+autogemm_status autogemm_init(const char* cache_path) {
+  const FpEnvGuard fp;
+  return api_call([&] { Dispatcher::instance().init(cache_path); });
+}
+
+void autogemm_shutdown(void) {
+  const FpEnvGuard fp;
+  try {
+    Dispatcher::instance().shutdown();
+  } catch (...) {
+    // Nothing to report it to: shutdown is best effort by contract.
+  }
+}
 
 autogemm_status autogemm_sgemm(autogemm_layout layout, autogemm_transpose trans_a,
                                autogemm_transpose trans_b, int m, int n, int k, float alpha,
                                const float* a, int lda, const float* b, int ldb, float beta,
                                float* c, int ldc, struct CUstream_st* stream) {
+  const FpEnvGuard fp;
   const GemmArgs g{layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc};
-  return Dispatcher::instance().sgemm(g, stream);
+  return api_call([&] { Dispatcher::instance().sgemm(g, stream); });
 }
 
 void autogemm_get_stats(autogemm_stats* out) {
+  const FpEnvGuard fp;
   if (out) Dispatcher::instance().stats(out);
+}
+
+autogemm_status autogemm_describe_plan(autogemm_layout layout, autogemm_transpose trans_a,
+                                       autogemm_transpose trans_b, int m, int n, int k,
+                                       const float* a, int lda, const float* b, int ldb,
+                                       const float* c, int ldc, autogemm_plan_info* out) {
+  const FpEnvGuard fp;
+  const GemmArgs g{layout, trans_a, trans_b, m, n, k, 1.f, a, lda, b, ldb, 0.f, const_cast<float*>(c), ldc};
+  return api_call([&] {
+    const PlanDescription plan = Dispatcher::instance().describe(g);
+    if (!out) return;
+    // Filled in a copy first: a field that does not fit fails the call and
+    // leaves *out as it was, never half written or cut short.
+    autogemm_plan_info info{};
+    if (!copy_text(plan.family, info.family, sizeof info.family) ||
+        !copy_text(plan.config, info.config, sizeof info.config) ||
+        !copy_text(to_string(plan.source), info.source_name, sizeof info.source_name))
+      throw std::length_error("the plan's text does not fit autogemm_plan_info: " + plan.config);
+    info.source = plan.source == autogemm::PlanSource::Exact     ? AUTOGEMM_PLAN_EXACT
+                  : plan.source == autogemm::PlanSource::Nearest ? AUTOGEMM_PLAN_NEAREST
+                                                                 : AUTOGEMM_PLAN_DEFAULT;
+    *out = info;
+  });
 }
 
 autogemm_status autogemm_describe(autogemm_layout layout, autogemm_transpose trans_a,
                                   autogemm_transpose trans_b, int m, int n, int k,
                                   const float* a, int lda, const float* b, int ldb,
                                   const float* c, int ldc, char* config, unsigned long size) {
+  const FpEnvGuard fp;
   const GemmArgs g{layout, trans_a, trans_b, m, n, k, 1.f, a, lda, b, ldb, 0.f, const_cast<float*>(c), ldc};
-  std::string text;
-  const autogemm_status st = Dispatcher::instance().describe(g, &text);
-  if (st == AUTOGEMM_SUCCESS && config && size > 0) {
+  return api_call([&] {
+    const PlanDescription plan = Dispatcher::instance().describe(g);
+    if (!config || size == 0) return;
+    const std::string text = plan.config + " (" + to_string(plan.source) + ")";
     const size_t n_copy = std::min<size_t>(text.size(), size - 1);
     std::memcpy(config, text.data(), n_copy);
     config[n_copy] = '\0';
-  }
-  return st;
+  });
 }
 
 }  // extern "C"

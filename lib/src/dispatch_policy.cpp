@@ -1,5 +1,6 @@
 #include "autogemm/dispatch_policy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -26,28 +27,41 @@ std::vector<TunedEntry> usable_winners(const std::vector<WinnerRecord>& rows) {
       log().warn("ignoring stored config '{}': {}", w.config, why);
       continue;
     }
-    if (w.template_hash != template_hash(*cfg)) continue;  // stale: template changed
-    if (w.shape.m <= 0 || w.shape.n <= 0 || w.shape.k <= 0) continue;
-    out.push_back(TunedEntry{w.shape, *cfg, w.gflops});
+    if (w.family != cfg->family().name()) {
+      log().warn("ignoring stored config '{}': it is not of its row's family '{}'", w.config, w.family);
+      continue;
+    }
+    if (w.template_hash != template_hash(*cfg)) continue;  // stale: the family's template changed
+    if (w.shape.m <= 0 || w.shape.n <= 0 || w.shape.k <= 0 || !(w.median_ms > 0)) continue;
+    out.push_back(TunedEntry{w.shape, *cfg, w.gflops, w.median_ms});
   }
   return out;
 }
 
 PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winners) {
   const ShapeKey key = p.key();
+  // K = 0 (beta != 1: C is only scaled) has no log-distance; every config
+  // of the layouts computes it, so distance over M and N alone decides.
+  const double pk = double(std::max<int64_t>(p.k, 1));
+  const TunedEntry* exact = nullptr;
   const TunedEntry* nearest = nullptr;
   double best = std::numeric_limits<double>::infinity();
   for (const TunedEntry& w : winners) {
     if (!w.config.can_implement(p)) continue;
     if (w.config.workspace_floats(p) > kMaxWorkspaceFloats) continue;
-    if (w.shape == key) return PlanChoice{w.config, PlanSource::Exact};
-    // Borrowed split-K configs must still leave each slice real work.
-    if (w.config.split_k > 1 && p.k / w.config.split_k < 2 * w.config.bk) continue;
-    const double d = std::fabs(std::log(double(w.shape.m) / p.m)) +
-                     std::fabs(std::log(double(w.shape.n) / p.n)) +
-                     std::fabs(std::log(double(w.shape.k) / p.k));
-    if (d < best) best = d, nearest = &w;
+    if (w.shape == key) {
+      if (!exact || w.median_ms < exact->median_ms) exact = &w;
+      continue;
+    }
+    // Borrowed configs must still suit the problem (e.g. split-K slices
+    // left with real work); the family's space says what suits it.
+    if (!w.config.family().worth_borrowing(w.config, p)) continue;
+    const double d = std::fabs(std::log(double(w.shape.m) / double(p.m))) +
+                     std::fabs(std::log(double(w.shape.n) / double(p.n))) +
+                     (p.k > 0 ? std::fabs(std::log(double(w.shape.k) / pk)) : 0.0);
+    if (d < best || (d == best && nearest && w.median_ms < nearest->median_ms)) best = d, nearest = &w;
   }
+  if (exact) return PlanChoice{exact->config, PlanSource::Exact};
   if (nearest) return PlanChoice{nearest->config, PlanSource::Nearest};
   return PlanChoice{default_config(p), PlanSource::Default};
 }

@@ -2,13 +2,12 @@
 
 #include <sys/stat.h>
 
-#include <new>
 #include <unordered_map>
 
+#include "argument_detail.h"
 #include "autogemm/cuda_driver.h"
 #include "autogemm/dispatch_policy.h"
 #include "autogemm/log.h"
-#include "autogemm/nvrtc_compiler.h"
 #include "autogemm/tuning_cache.h"
 #include "dispatch_counters.h"
 #include "kernel_cache.h"
@@ -31,15 +30,15 @@ struct Plan {
   PlanSource source = PlanSource::Default;
 };
 
-autogemm_status status_of(const std::exception& e) {
-  if (auto* c = dynamic_cast<const CudaError*>(&e)) {
-    if (c->code() == CUDA_ERROR_OUT_OF_MEMORY) return AUTOGEMM_OUT_OF_MEMORY;
-    if (c->code() == CUDA_ERROR_NO_DEVICE) return AUTOGEMM_NO_DEVICE;
-    return AUTOGEMM_CUDA_ERROR;
-  }
-  if (dynamic_cast<const CompileError*>(&e)) return AUTOGEMM_COMPILE_ERROR;
-  if (dynamic_cast<const std::bad_alloc*>(&e)) return AUTOGEMM_OUT_OF_MEMORY;
-  return AUTOGEMM_INTERNAL_ERROR;
+/// Throws ApiError naming the first bad argument (reference-BLAS order).
+void check_arguments(const GemmArgs& g) {
+  const autogemm_status st = validate(g);
+  if (st != AUTOGEMM_SUCCESS) throw ApiError(st, detail::argument_detail(g, st));
+}
+
+void check_operands(const GemmArgs& g) {
+  const autogemm_status st = check_pointers(g);
+  if (st != AUTOGEMM_SUCCESS) throw ApiError(st, detail::argument_detail(g, st));
 }
 
 }  // namespace
@@ -135,7 +134,7 @@ void Dispatcher::open_store_locked() {
   store_ = TuningCache::open(path, TuningCache::Mode::ReadOnly);
 }
 
-autogemm_status Dispatcher::init(const char* path) {
+void Dispatcher::init(const char* path) {
   std::unique_lock<std::shared_mutex> lock(mu_);
   contexts_.clear();
   path_chosen_ = path != nullptr;
@@ -145,9 +144,10 @@ autogemm_status Dispatcher::init(const char* path) {
   } catch (const std::exception& e) {
     log().warn("tuning cache unusable, running on built-in defaults: {}", e.what());
     store_.reset();
-    return AUTOGEMM_CACHE_ERROR;
+    // Whatever went wrong, the caller learns one thing: this file is not used.
+    if (dynamic_cast<const CacheError*>(&e)) throw;
+    throw CacheError(e.what());
   }
-  return AUTOGEMM_SUCCESS;
 }
 
 void Dispatcher::shutdown() {
@@ -198,17 +198,30 @@ std::shared_ptr<ContextState> Dispatcher::context_state(CUcontext ctx) {
   return state;
 }
 
-autogemm_status Dispatcher::sgemm(const GemmArgs& args, CUstream stream) noexcept {
-  autogemm_status st = validate(args);
-  if (st != AUTOGEMM_SUCCESS) return st;
-  if (is_quick_return(args)) return AUTOGEMM_SUCCESS;
-  st = check_pointers(args);
-  if (st != AUTOGEMM_SUCCESS) return st;
+CUcontext Dispatcher::current_context() {
+  std::string why;
+  const DriverApi* d = driver_api(&why);
+  if (!d) throw ApiError(AUTOGEMM_NO_DEVICE, why);
+  CUcontext ctx = nullptr;
+  const CUresult r = d->cuCtxGetCurrent(&ctx);
+  if (r != CUDA_SUCCESS) {
+    const char* name = nullptr;
+    d->cuGetErrorName(r, &name);
+    throw ApiError(AUTOGEMM_NO_CONTEXT, std::string("cuCtxGetCurrent failed: ") + (name ? name : "CUDA error"));
+  }
+  if (!ctx)
+    throw ApiError(AUTOGEMM_NO_CONTEXT,
+                   "no CUDA context is current on the calling thread: make one current first "
+                   "(cudaSetDevice and any runtime call such as cudaFree(0), or cuCtxSetCurrent)");
+  return ctx;
+}
+
+void Dispatcher::sgemm(const GemmArgs& args, CUstream stream) {
+  check_arguments(args);
+  if (is_quick_return(args)) return;
+  check_operands(args);
+  const CUcontext ctx = current_context();
   try {
-    const DriverApi* d = driver_api();
-    if (!d) return AUTOGEMM_NO_DEVICE;
-    CUcontext ctx = nullptr;
-    if (d->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || ctx == nullptr) return AUTOGEMM_NO_CONTEXT;
     const CanonicalCall call = normalize(args);
     const std::shared_ptr<ContextState> state = context_state(ctx);
     const Plan& plan = state->plan(call.problem);
@@ -222,33 +235,24 @@ autogemm_status Dispatcher::sgemm(const GemmArgs& args, CUstream stream) noexcep
                 : plan.source == PlanSource::Nearest ? counters_->nearest
                                                      : counters_->fallback;
     hit.fetch_add(1, std::memory_order_relaxed);
-    return AUTOGEMM_SUCCESS;
   } catch (const std::exception& e) {
+    // A run-time failure of real work is worth a line in the log even when
+    // the caller only looks at the status.
     log().error("autogemm_sgemm failed: {}", e.what());
-    return status_of(e);
-  } catch (...) {
-    return AUTOGEMM_INTERNAL_ERROR;
+    throw;
   }
 }
 
-autogemm_status Dispatcher::describe(const GemmArgs& args, std::string* config) noexcept {
-  GemmArgs g = args;
-  autogemm_status st = validate(g);
-  if (st != AUTOGEMM_SUCCESS) return st;
-  try {
-    const DriverApi* d = driver_api();
-    if (!d) return AUTOGEMM_NO_DEVICE;
-    CUcontext ctx = nullptr;
-    if (d->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || ctx == nullptr) return AUTOGEMM_NO_CONTEXT;
-    const CanonicalCall call = normalize(g);
-    const Plan& plan = context_state(ctx)->plan(call.problem);
-    *config = plan.kernel->config().to_string() + " (" + to_string(plan.source) + ")";
-    return AUTOGEMM_SUCCESS;
-  } catch (const std::exception& e) {
-    return status_of(e);
-  } catch (...) {
-    return AUTOGEMM_INTERNAL_ERROR;
-  }
+PlanDescription Dispatcher::describe(const GemmArgs& args) {
+  check_arguments(args);
+  const CUcontext ctx = current_context();
+  const CanonicalCall call = normalize(args);
+  const Plan& plan = context_state(ctx)->plan(call.problem);
+  PlanDescription out;
+  out.config = plan.kernel->config().to_string();
+  out.family = out.config.substr(0, out.config.find(' '));
+  out.source = plan.source;
+  return out;
 }
 
 void Dispatcher::stats(autogemm_stats* out) const { counters_->snapshot(out); }

@@ -10,7 +10,8 @@ std::shared_ptr<const LoadedKernel> KernelCache::get(const KernelConfig& cfg) {
   std::lock_guard<std::mutex> lock(mu_);
   if (auto it = kernels_.find(key); it != kernels_.end()) return it->second;
 
-  const CubinKey ck{template_hash(cfg), key, dev_.arch(), dev_.nvrtc_version};
+  const std::string arch = kernel_arch(cfg, dev_);  // LimitsError where the family cannot run
+  const CubinKey ck{template_hash(cfg), key, arch, dev_.nvrtc_version};
   std::optional<std::vector<char>> cubin;
   if (store_) {
     try {
@@ -30,7 +31,7 @@ std::shared_ptr<const LoadedKernel> KernelCache::get(const KernelConfig& cfg) {
     }
   }
   if (!k) {
-    CompileResult r = compile_kernel(cfg, dev_.arch());
+    CompileResult r = compile_kernel(cfg, arch);
     counters_->compiles++;
     log().info("NVRTC compiled '{}' in {:.3f} s", key, r.seconds);
     k = std::make_shared<const LoadedKernel>(LoadedKernel::load(cfg, r.cubin, dev_));

@@ -59,10 +59,12 @@ inline ShapeKey shape(int64_t m, int64_t n, int64_t k, bool ta = false, bool tb 
   return s;
 }
 
+/// A winner of the family its config names (the config's first word).
 inline WinnerRecord winner(const ShapeKey& s, const std::string& config, double ms,
                            double spread, const std::string& hash = "hash1") {
   WinnerRecord w;
   w.shape = s;
+  w.family = config.substr(0, config.find(' '));
   w.config = config;
   w.template_hash = hash;
   w.median_ms = ms;

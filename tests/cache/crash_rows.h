@@ -8,6 +8,7 @@
 
 namespace crash_rows {
 
+constexpr const char* kFamily = "tiled";
 constexpr const char* kHash = "crash-test-hash";
 constexpr int kTrials = 20;
 
@@ -18,15 +19,17 @@ inline autogemm::ShapeKey shape(long i) { return {i + 1, 64, 32, false, false, t
 inline std::vector<autogemm::TrialRecord> trials(long i) {
   std::vector<autogemm::TrialRecord> t;
   for (int j = 0; j < kTrials; ++j)
-    t.push_back({"cfg_" + std::to_string(i) + "_" + std::to_string(j), autogemm::TrialStatus::Ok,
-                 1.0 + j, 0.01, 100.0 + j, std::string(200, char('a' + j))});
+    t.push_back({"tiled cfg_" + std::to_string(i) + "_" + std::to_string(j),
+                 autogemm::TrialStatus::Ok, 1.0 + j, 0.01, 100.0 + j,
+                 std::string(200, char('a' + j))});
   return t;
 }
 
 inline autogemm::WinnerRecord winner(long i) {
   autogemm::WinnerRecord w;
   w.shape = shape(i);
-  w.config = "cfg_" + std::to_string(i) + "_0";
+  w.family = kFamily;
+  w.config = "tiled cfg_" + std::to_string(i) + "_0";
   w.template_hash = kHash;
   w.median_ms = 1.0;
   w.spread_ms = 0.01;
@@ -35,7 +38,9 @@ inline autogemm::WinnerRecord winner(long i) {
   return w;
 }
 
-inline autogemm::CubinKey cubin_key(long i) { return {kHash, "cfg_" + std::to_string(i) + "_0", "sm_90", 13000}; }
+inline autogemm::CubinKey cubin_key(long i) {
+  return {kHash, "tiled cfg_" + std::to_string(i) + "_0", "sm_90", 13000};
+}
 
 inline std::vector<char> cubin(long i) {
   std::vector<char> b(16 * 1024);

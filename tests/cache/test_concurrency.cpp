@@ -17,12 +17,14 @@ namespace {
 void write_lots(TuningCache& cache, int who, int rounds) {
   for (int i = 0; i < rounds; ++i) {
     const ShapeKey shared = shape(128 + i % 4, 128, 128);
-    cache.record_trials(h200(), shared, "hash1",
+    cache.record_trials(h200(), shared, "tiled", "hash1",
                         {{"w" + std::to_string(who) + "_" + std::to_string(i), TrialStatus::Ok,
                           1.0, 0.01, 10, ""}});
-    cache.record_winner(h200(), winner(shared, "w" + std::to_string(who), 1.0 - 0.001 * i, 0),
+    cache.record_winner(h200(),
+                        winner(shared, "tiled w" + std::to_string(who), 1.0 - 0.001 * i, 0),
                         cost());
-    cache.record_winner(h200(), winner(shape(1000 + who, 1000 + i, 8), "own", 1.0, 0), cost());
+    cache.record_winner(h200(), winner(shape(1000 + who, 1000 + i, 8), "tiled own", 1.0, 0),
+                        cost());
     cache.load_winners(h200());
   }
 }
@@ -140,14 +142,15 @@ TEST(Concurrency, WriterWaitsThenFailsClearlyOnAHeldLock) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr);
   });
-  EXPECT_NO_THROW(cache->record_trials(h200(), shape(1, 1, 1), "h",
+  EXPECT_NO_THROW(cache->record_trials(h200(), shape(1, 1, 1), "tiled", "h",
                                        {{"c", TrialStatus::Ok, 1, 0, 1, ""}}));
   release.join();
   // Held past the timeout: a CacheError naming the file, after about 300 ms.
   ASSERT_EQ(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
   auto t0 = std::chrono::steady_clock::now();
   try {
-    cache->record_trials(h200(), shape(1, 1, 1), "h", {{"d", TrialStatus::Ok, 1, 0, 1, ""}});
+    cache->record_trials(h200(), shape(1, 1, 1), "tiled", "h",
+                         {{"d", TrialStatus::Ok, 1, 0, 1, ""}});
     ADD_FAILURE() << "no error while the lock was held";
   } catch (const CacheError& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos);
@@ -164,7 +167,8 @@ TEST(Concurrency, WriterWaitsThenFailsClearlyOnAHeldLock) {
 TEST(Concurrency, ObjectIsNotUsableAfterFork) {
   TempDir dir;
   auto cache = open_rw(dir.file("fork.db"));
-  cache->record_trials(h200(), shape(2, 2, 2), "h", {{"c", TrialStatus::Ok, 1, 0, 1, ""}});
+  cache->record_trials(h200(), shape(2, 2, 2), "tiled", "h",
+                       {{"c", TrialStatus::Ok, 1, 0, 1, ""}});
   pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {

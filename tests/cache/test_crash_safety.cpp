@@ -73,7 +73,8 @@ TEST(CrashSafety, WriterKilledAtRandomPointsLosesNoCommittedRow) {
         << "after a SIGKILL the file must still open read-write";
     EXPECT_EQ(cache->integrity_check(), "ok");
     for (long i : all_acks) {
-      auto w = cache->find_winner(crash_rows::device(), crash_rows::shape(i), crash_rows::kHash);
+      auto w = cache->find_winner(crash_rows::device(), crash_rows::shape(i), crash_rows::kFamily,
+                                  crash_rows::kHash);
       ASSERT_TRUE(w.has_value()) << "row " << i << " was acknowledged (committed) but its winner is gone";
       EXPECT_EQ(w->config, crash_rows::winner(i).config);
       EXPECT_EQ(cache->load_trials(crash_rows::device(), crash_rows::shape(i)).size(), size_t(crash_rows::kTrials))
@@ -86,7 +87,8 @@ TEST(CrashSafety, WriterKilledAtRandomPointsLosesNoCommittedRow) {
     const long in_flight = all_acks.empty() ? next : *all_acks.rbegin() + 1;
     const size_t t = cache->load_trials(crash_rows::device(), crash_rows::shape(in_flight)).size();
     EXPECT_TRUE(t == 0 || t == size_t(crash_rows::kTrials)) << "row " << in_flight << " has " << t << " of its trials";
-    if (cache->find_winner(crash_rows::device(), crash_rows::shape(in_flight), crash_rows::kHash)) {
+    if (cache->find_winner(crash_rows::device(), crash_rows::shape(in_flight), crash_rows::kFamily,
+                           crash_rows::kHash)) {
       EXPECT_EQ(t, size_t(crash_rows::kTrials)) << "a winner without the trials committed before it";
     }
     next = in_flight;  // rewrite the row in flight (idempotent), then go on

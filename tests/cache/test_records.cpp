@@ -30,7 +30,7 @@ TEST(Records, TrialsRoundTripAndUpsert) {
       {"bm256_bn256", TrialStatus::LimitsExceeded, 0, 0, 0, "smem 200 KiB > 227 KiB? no"},
       {"bm64_bn64", TrialStatus::WrongResult, 0.2, 0.0, 0, "max rel err 3e-2 at (3,7)"},
   };
-  cache->record_trials(h200(), s, "hash1", trials);
+  cache->record_trials(h200(), s, "tiled", "hash1", trials);
   auto back = cache->load_trials(h200(), s);
   ASSERT_EQ(back.size(), 3u);  // ordered by config
   EXPECT_EQ(back[0].config, "bm128_bn64");
@@ -43,8 +43,10 @@ TEST(Records, TrialsRoundTripAndUpsert) {
   EXPECT_EQ(back[2].status, TrialStatus::WrongResult);
 
   // Same key again: replaced, not duplicated. Another hash: a separate row.
-  cache->record_trials(h200(), s, "hash1", {{"bm64_bn64", TrialStatus::Ok, 0.3, 0.02, 900, ""}});
-  cache->record_trials(h200(), s, "hash2", {{"bm64_bn64", TrialStatus::Timeout, 0, 0, 0, "5 s"}});
+  cache->record_trials(h200(), s, "tiled", "hash1",
+                       {{"bm64_bn64", TrialStatus::Ok, 0.3, 0.02, 900, ""}});
+  cache->record_trials(h200(), s, "tiled", "hash2",
+                       {{"bm64_bn64", TrialStatus::Timeout, 0, 0, 0, "5 s"}});
   back = cache->load_trials(h200(), s);
   ASSERT_EQ(back.size(), 4u);
   auto all = cache->load_all_trials(h200());
@@ -52,6 +54,7 @@ TEST(Records, TrialsRoundTripAndUpsert) {
   int replaced = 0;
   for (const TrialRow& r : all) {
     EXPECT_EQ(r.shape, s);
+    EXPECT_EQ(r.family, "tiled");
     EXPECT_GT(r.recorded_at, 0);
     if (r.template_hash == "hash1" && r.trial.config == "bm64_bn64") {
       ++replaced;
@@ -67,62 +70,65 @@ TEST(Records, TrialsRoundTripAndUpsert) {
 TEST(Records, WinnersRoundTrip) {
   TempDir dir;
   auto cache = open_rw(dir.file("w.db"));
-  WinnerRecord w = winner(shape(4096, 4096, 4096, true, false, false), "cfgA", 1.5, 0.02);
+  WinnerRecord w = winner(shape(4096, 4096, 4096, true, false, false), "tiled a", 1.5, 0.02);
   w.tuned_at = 1700000000;
   EXPECT_TRUE(cache->record_winner(h200(), w, cost()));
   auto all = cache->load_winners(h200());
   ASSERT_EQ(all.size(), 1u);
   EXPECT_EQ(all[0].shape, w.shape);
-  EXPECT_EQ(all[0].config, "cfgA");
+  EXPECT_EQ(all[0].family, "tiled");
+  EXPECT_EQ(all[0].config, "tiled a");
   EXPECT_EQ(all[0].template_hash, "hash1");
   EXPECT_DOUBLE_EQ(all[0].median_ms, 1.5);
   EXPECT_DOUBLE_EQ(all[0].spread_ms, 0.02);
   EXPECT_DOUBLE_EQ(all[0].gflops, w.gflops);
   EXPECT_EQ(all[0].tuned_at, 1700000000);
 
-  auto found = cache->find_winner(h200(), w.shape, "hash1");
+  auto found = cache->find_winner(h200(), w.shape, "tiled", "hash1");
   ASSERT_TRUE(found.has_value());
-  EXPECT_EQ(found->config, "cfgA");
-  EXPECT_FALSE(cache->find_winner(h200(), w.shape, "hash2").has_value());
-  EXPECT_FALSE(cache->find_winner(h200(), shape(4096, 4096, 4096), "hash1").has_value());
+  EXPECT_EQ(found->config, "tiled a");
+  EXPECT_FALSE(cache->find_winner(h200(), w.shape, "tiled", "hash2").has_value());
+  EXPECT_FALSE(cache->find_winner(h200(), w.shape, "generic", "hash1").has_value());
+  EXPECT_FALSE(cache->find_winner(h200(), shape(4096, 4096, 4096), "tiled", "hash1").has_value());
 
   // tuned_at 0 means now; the cost is recorded for every call.
-  WinnerRecord w2 = winner(shape(64, 64, 64), "cfgB", 0.01, 0.001);
+  WinnerRecord w2 = winner(shape(64, 64, 64), "tiled b", 0.01, 0.001);
   EXPECT_TRUE(cache->record_winner(h200(), w2, cost()));
-  auto f2 = cache->find_winner(h200(), w2.shape, "hash1");
+  auto f2 = cache->find_winner(h200(), w2.shape, "tiled", "hash1");
   ASSERT_TRUE(f2.has_value());
   EXPECT_NEAR(static_cast<double>(f2->tuned_at), static_cast<double>(std::time(nullptr)), 60);
   EXPECT_EQ(raw_query(dir.file("w.db"), "SELECT count(*) FROM tuning_runs")[0], "2");
   EXPECT_EQ(raw_query(dir.file("w.db"),
                       "SELECT candidates || ' ' || compile_s || ' ' || wall_s || ' ' || strategy "
-                      "FROM tuning_runs ORDER BY id LIMIT 1")[0],
-            "12 3.5 20.25 exhaustive");
+                      "|| ' ' || family FROM tuning_runs ORDER BY id LIMIT 1")[0],
+            "12 3.5 20.25 exhaustive tiled");
 }
 
 TEST(Records, WinnerReplacementRule) {
   TempDir dir;
   auto cache = open_rw(dir.file("r.db"));
   const ShapeKey s = shape(2048, 2048, 2048);
-  auto stored = [&] { return cache->find_winner(h200(), s, "hash1"); };
+  auto stored = [&] { return cache->find_winner(h200(), s, "tiled", "hash1"); };
 
-  ASSERT_TRUE(cache->record_winner(h200(), winner(s, "first", 1.00, 0.02), cost()));
+  ASSERT_TRUE(cache->record_winner(h200(), winner(s, "tiled first", 1.00, 0.02), cost()));
   // Faster, but only by noise (0.03 <= max(0.02, 0.05)): the incumbent stays.
-  EXPECT_FALSE(cache->record_winner(h200(), winner(s, "noise", 0.97, 0.05), cost()));
-  EXPECT_EQ(stored()->config, "first");
+  EXPECT_FALSE(cache->record_winner(h200(), winner(s, "tiled noise", 0.97, 0.05), cost()));
+  EXPECT_EQ(stored()->config, "tiled first");
   // Slower: the incumbent stays.
-  EXPECT_FALSE(cache->record_winner(h200(), winner(s, "slower", 1.20, 0.01), cost()));
-  EXPECT_EQ(stored()->config, "first");
+  EXPECT_FALSE(cache->record_winner(h200(), winner(s, "tiled slower", 1.20, 0.01), cost()));
+  EXPECT_EQ(stored()->config, "tiled first");
   // Same speed, same config re-measured: kept (no churn).
-  EXPECT_FALSE(cache->record_winner(h200(), winner(s, "first", 1.00, 0.02), cost()));
+  EXPECT_FALSE(cache->record_winner(h200(), winner(s, "tiled first", 1.00, 0.02), cost()));
   // Clearly faster (0.2 > 0.02): replaces.
-  EXPECT_TRUE(cache->record_winner(h200(), winner(s, "clear", 0.80, 0.01), cost()));
-  EXPECT_EQ(stored()->config, "clear");
+  EXPECT_TRUE(cache->record_winner(h200(), winner(s, "tiled clear", 0.80, 0.01), cost()));
+  EXPECT_EQ(stored()->config, "tiled clear");
   EXPECT_DOUBLE_EQ(stored()->median_ms, 0.80);
   // A winner of another template (the stored one is stale): replaces even if slower.
-  EXPECT_TRUE(cache->record_winner(h200(), winner(s, "newtmpl", 2.0, 0.01, "hash2"), cost()));
+  EXPECT_TRUE(
+      cache->record_winner(h200(), winner(s, "tiled newtmpl", 2.0, 0.01, "hash2"), cost()));
   EXPECT_FALSE(stored().has_value());
-  ASSERT_TRUE(cache->find_winner(h200(), s, "hash2").has_value());
-  EXPECT_EQ(cache->find_winner(h200(), s, "hash2")->config, "newtmpl");
+  ASSERT_TRUE(cache->find_winner(h200(), s, "tiled", "hash2").has_value());
+  EXPECT_EQ(cache->find_winner(h200(), s, "tiled", "hash2")->config, "tiled newtmpl");
   EXPECT_EQ(cache->load_winners(h200()).size(), 1u);
   // Every call recorded its cost, stored or not.
   EXPECT_EQ(raw_query(dir.file("r.db"), "SELECT count(*) FROM tuning_runs")[0], "6");
@@ -133,15 +139,16 @@ TEST(Records, FailedConfigs) {
   TempDir dir;
   auto cache = open_rw(dir.file("f.db"));
   const ShapeKey s = shape(100, 200, 300);
-  cache->record_trials(h200(), s, "hash1",
+  cache->record_trials(h200(), s, "tiled", "hash1",
                        {{"ok1", TrialStatus::Ok, 1, 0, 10, ""},
                         {"cf", TrialStatus::CompileFailed, 0, 0, 0, "error: x"},
                         {"le", TrialStatus::LimitsExceeded, 0, 0, 0, ""},
                         {"wr", TrialStatus::WrongResult, 0, 0, 0, ""},
                         {"to", TrialStatus::Timeout, 0, 0, 0, ""},
                         {"cr", TrialStatus::Crashed, 0, 0, 0, "signal 11"}});
-  cache->record_trials(h200(), s, "hash2", {{"other_hash", TrialStatus::Crashed, 0, 0, 0, ""}});
-  cache->record_trials(h200(), shape(100, 200, 301), "hash1",
+  cache->record_trials(h200(), s, "tiled", "hash2",
+                       {{"other_hash", TrialStatus::Crashed, 0, 0, 0, ""}});
+  cache->record_trials(h200(), shape(100, 200, 301), "tiled", "hash1",
                        {{"other_shape", TrialStatus::Crashed, 0, 0, 0, ""}});
   EXPECT_EQ(cache->failed_configs(h200(), s, "hash1"),
             (std::vector<std::string>{"cf", "cr", "le", "to", "wr"}));
@@ -164,15 +171,15 @@ TEST(Records, DevicesDifferInEveryKeyField) {
   devs[6].nvrtc_version = 12090;
   const ShapeKey s = shape(512, 512, 512);
   for (size_t i = 0; i < devs.size(); ++i) {
-    ASSERT_TRUE(cache->record_winner(devs[i], winner(s, "cfg" + std::to_string(i), 1.0, 0.0),
-                                     cost()));
-    cache->record_trials(devs[i], s, "hash1",
+    ASSERT_TRUE(cache->record_winner(
+        devs[i], winner(s, "tiled cfg" + std::to_string(i), 1.0, 0.0), cost()));
+    cache->record_trials(devs[i], s, "tiled", "hash1",
                          {{"t" + std::to_string(i), TrialStatus::Crashed, 0, 0, 0, ""}});
   }
   for (size_t i = 0; i < devs.size(); ++i) {
     auto w = cache->load_winners(devs[i]);
     ASSERT_EQ(w.size(), 1u) << i;
-    EXPECT_EQ(w[0].config, "cfg" + std::to_string(i));
+    EXPECT_EQ(w[0].config, "tiled cfg" + std::to_string(i));
     EXPECT_EQ(cache->failed_configs(devs[i], s, "hash1"),
               std::vector<std::string>{"t" + std::to_string(i)});
   }
@@ -207,9 +214,10 @@ TEST(Records, InvalidInputIsRefusedAndNothingWritten) {
   TempDir dir;
   auto cache = open_rw(dir.file("i.db"));
   const ShapeKey s = shape(8, 8, 8);
-  EXPECT_THROW(cache->record_trials(h200(), shape(-1, 8, 8), "h", {}), CacheError);
-  EXPECT_THROW(cache->record_trials(h200(), s, "", {}), CacheError);
-  EXPECT_THROW(cache->record_trials(h200(), s, "h",
+  EXPECT_THROW(cache->record_trials(h200(), shape(-1, 8, 8), "tiled", "h", {}), CacheError);
+  EXPECT_THROW(cache->record_trials(h200(), s, "tiled", "", {}), CacheError);
+  EXPECT_THROW(cache->record_trials(h200(), s, "", "h", {}), CacheError);
+  EXPECT_THROW(cache->record_trials(h200(), s, "tiled", "h",
                                     {{"a", TrialStatus::Ok, 1, 0, 1, ""},
                                      {"b", TrialStatus::Ok, NAN, 0, 1, ""}}),
                CacheError);
@@ -219,6 +227,9 @@ TEST(Records, InvalidInputIsRefusedAndNothingWritten) {
   EXPECT_THROW(cache->record_winner(nameless, winner(s, "c", 1, 0), cost()), CacheError);
   EXPECT_THROW(cache->record_winner(h200(), winner(s, "c", 0, 0), cost()), CacheError);
   EXPECT_THROW(cache->record_winner(h200(), winner(s, "", 1, 0), cost()), CacheError);
+  WinnerRecord no_family = winner(s, "tiled c", 1, 0);
+  no_family.family.clear();
+  EXPECT_THROW(cache->record_winner(h200(), no_family, cost()), CacheError);
   EXPECT_TRUE(cache->load_devices().empty());
 }
 
@@ -228,8 +239,8 @@ TEST(Records, InvalidStoredRowsAreSkipped) {
   {
     auto cache = open_rw(path);
     for (int i = 1; i <= 4; ++i)
-      cache->record_winner(h200(), winner(shape(i, i, i), "cfg", 1.0, 0), cost());
-    cache->record_trials(h200(), shape(1, 1, 1), "h",
+      cache->record_winner(h200(), winner(shape(i, i, i), "tiled cfg", 1.0, 0), cost());
+    cache->record_trials(h200(), shape(1, 1, 1), "tiled", "h",
                          {{"a", TrialStatus::Ok, 1, 0, 1, ""}, {"b", TrialStatus::Ok, 1, 0, 1, ""},
                           {"c", TrialStatus::Ok, 1, 0, 1, ""}});
   }
@@ -247,28 +258,30 @@ TEST(Records, InvalidStoredRowsAreSkipped) {
   ASSERT_EQ(t.size(), 1u);
   EXPECT_EQ(t[0].config, "c");
   // A stored winner that cannot be read is replaced by any new one.
-  EXPECT_TRUE(cache->record_winner(h200(), winner(shape(3, 3, 3), "new", 5.0, 0), cost()));
+  EXPECT_TRUE(cache->record_winner(h200(), winner(shape(3, 3, 3), "tiled new", 5.0, 0), cost()));
+  EXPECT_EQ(cache->find_winner(h200(), shape(3, 3, 3), "tiled", "hash1")->config, "tiled new");
 }
 
 TEST(Records, MergeUsesTheWinnerRuleAndKeepsTimes) {
   TempDir dir;
   auto cache = open_rw(dir.file("m.db"));
   const ShapeKey a = shape(10, 10, 10), b = shape(20, 20, 20), c = shape(30, 30, 30);
-  cache->record_winner(h200(), winner(a, "a_old", 1.0, 0.01), cost());
-  cache->record_winner(h200(), winner(b, "b_old", 1.0, 0.01), cost());
-  std::vector<WinnerRecord> in = {winner(a, "a_new", 0.5, 0.01), winner(b, "b_noise", 0.995, 0.01),
-                                  winner(c, "c_new", 3.0, 0.1)};
+  cache->record_winner(h200(), winner(a, "tiled a_old", 1.0, 0.01), cost());
+  cache->record_winner(h200(), winner(b, "tiled b_old", 1.0, 0.01), cost());
+  std::vector<WinnerRecord> in = {winner(a, "tiled a_new", 0.5, 0.01),
+                                  winner(b, "tiled b_noise", 0.995, 0.01),
+                                  winner(c, "tiled c_new", 3.0, 0.1)};
   for (auto& w : in) w.tuned_at = 1600000000;
-  std::vector<TrialRow> trials = {{a, "hash1", {"a_new", TrialStatus::Ok, 0.5, 0.01, 2, ""},
-                                   1500000000}};
+  std::vector<TrialRow> trials = {
+      {a, "tiled", "hash1", {"tiled a_new", TrialStatus::Ok, 0.5, 0.01, 2, ""}, 1500000000}};
   MergeStats st = cache->merge(h200(), in, trials);
   EXPECT_EQ(st.winners_stored, 2u);
   EXPECT_EQ(st.winners_kept, 1u);
   EXPECT_EQ(st.trials, 1u);
-  EXPECT_EQ(cache->find_winner(h200(), a, "hash1")->config, "a_new");
-  EXPECT_EQ(cache->find_winner(h200(), a, "hash1")->tuned_at, 1600000000);
-  EXPECT_EQ(cache->find_winner(h200(), b, "hash1")->config, "b_old");
-  EXPECT_EQ(cache->find_winner(h200(), c, "hash1")->config, "c_new");
+  EXPECT_EQ(cache->find_winner(h200(), a, "tiled", "hash1")->config, "tiled a_new");
+  EXPECT_EQ(cache->find_winner(h200(), a, "tiled", "hash1")->tuned_at, 1600000000);
+  EXPECT_EQ(cache->find_winner(h200(), b, "tiled", "hash1")->config, "tiled b_old");
+  EXPECT_EQ(cache->find_winner(h200(), c, "tiled", "hash1")->config, "tiled c_new");
   auto rows = cache->load_all_trials(h200());
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].recorded_at, 1500000000);
@@ -276,10 +289,10 @@ TEST(Records, MergeUsesTheWinnerRuleAndKeepsTimes) {
   EXPECT_EQ(raw_query(dir.file("m.db"), "SELECT count(*) FROM tuning_runs")[0], "2");
   // Invalid input: nothing merged at all.
   in.push_back(winner(shape(0, 1, 1), "bad", 1, 0));
-  in[0].config = "a_newest";
+  in[0].config = "tiled a_newest";
   in[0].median_ms = 0.1;
   EXPECT_THROW(cache->merge(h200(), in, {}), CacheError);
-  EXPECT_EQ(cache->find_winner(h200(), a, "hash1")->config, "a_new");
+  EXPECT_EQ(cache->find_winner(h200(), a, "tiled", "hash1")->config, "tiled a_new");
 }
 
 }  // namespace

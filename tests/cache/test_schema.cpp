@@ -26,7 +26,7 @@ TEST(Schema, NewFileGetsIdentityVersionAndWal) {
   open_rw(path);
   EXPECT_EQ(pragma(path, "application_id"), 0x4147454D);
   EXPECT_EQ(pragma(path, "user_version"), TuningCache::schema_version());
-  EXPECT_EQ(TuningCache::schema_version(), 2);
+  EXPECT_EQ(TuningCache::schema_version(), 3);
   EXPECT_EQ(raw_query(path, "PRAGMA journal_mode")[0], "wal");
   auto tables = raw_query(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1");
   EXPECT_EQ(tables, (std::vector<std::string>{"cubins", "devices", "trials", "tuning_runs",
@@ -58,11 +58,12 @@ TEST(Schema, MigratesVersion1AndKeepsData) {
   EXPECT_EQ(read_bytes(path), before);
 
   auto cache = open_rw(path);
-  EXPECT_EQ(pragma(path, "user_version"), 2);
+  EXPECT_EQ(pragma(path, "user_version"), 3);
   EXPECT_EQ(pragma(path, "application_id"), 0x4147454D);
   const DeviceKey dev = h200();
   const ShapeKey s = shape(256, 128, 64, false, true, true);
-  auto w = cache->find_winner(dev, s, "hash1");
+  // A config without a space is a family of its own name (version 3).
+  auto w = cache->find_winner(dev, s, "cfgA", "hash1");
   ASSERT_TRUE(w.has_value());
   EXPECT_EQ(w->config, "cfgA");
   EXPECT_EQ(w->tuned_at, 1700000003);
@@ -71,7 +72,7 @@ TEST(Schema, MigratesVersion1AndKeepsData) {
   EXPECT_EQ(cache->load_cubin({"hash1", "cfgA", "sm_90", 13000}),
             (std::vector<char>{0x7f, 'E', 'L', 'F'}));
   // The version 2 parts work on the migrated data.
-  EXPECT_FALSE(cache->record_winner(dev, winner(s, "cfgC", 0.495, 0.01), cost()));
+  EXPECT_FALSE(cache->record_winner(dev, winner(s, "cfgA", 0.495, 0.01), cost()));
   EXPECT_EQ(raw_query(path, "SELECT count(*) FROM tuning_runs")[0], "1");
   EXPECT_EQ(raw_query(path, "SELECT config FROM best_configs")[0], "cfgA");
 }
@@ -96,7 +97,8 @@ TEST(Schema, ConnectionSettings) {
   auto cache = open_rw(path);
   EXPECT_EQ(cache->path(), path);
   // foreign keys are enforced: a trial of an unknown device cannot exist.
-  cache->record_trials(h200(), shape(1, 2, 3), "h", {{"c", TrialStatus::Ok, 1, 0, 1, ""}});
+  cache->record_trials(h200(), shape(1, 2, 3), "tiled", "h",
+                       {{"c", TrialStatus::Ok, 1, 0, 1, ""}});
   EXPECT_EQ(raw_query(path, "SELECT count(*) FROM trials AS t LEFT JOIN devices AS d "
                             "ON d.id = t.device_id WHERE d.id IS NULL")[0],
             "0");
@@ -107,37 +109,43 @@ TEST(Views, PlainWords) {
   const std::string path = dir.file("views.db");
   {
     auto cache = open_rw(path);
-    WinnerRecord w = winner(shape(4096, 2048, 1024, false, true, true), "bm128_bn128", 0.123456,
-                            0.001);
+    WinnerRecord w = winner(shape(4096, 2048, 1024, false, true, true), "tiled bm=128 bn=128",
+                            0.123456, 0.001);
     w.gflops = 69632.04;
     w.tuned_at = 1700000000;  // 2023-11-14 22:13:20 UTC
     cache->record_winner(h200(), w, cost());
-    WinnerRecord tn = winner(shape(8, 8, 8, true, false, false), "small", 0.001, 0);
+    WinnerRecord tn = winner(shape(8, 8, 8, true, false, false), "generic ta=1 tb=0", 0.001, 0);
     tn.tuned_at = 1700000000;
     cache->record_winner(h200(), tn, cost());
-    cache->record_trials(h200(), w.shape, "hash1",
-                         {{"bm128_bn128", TrialStatus::Ok, 0.12, 0.001, 69632.04, ""},
-                          {"bm64_bn64", TrialStatus::Ok, 0.2, 0.001, 40000, ""},
-                          {"x", TrialStatus::CompileFailed, 0, 0, 0, "error"},
-                          {"y", TrialStatus::Timeout, 0, 0, 0, ""}});
+    cache->record_trials(h200(), w.shape, "tiled", "hash1",
+                         {{"tiled bm=128 bn=128", TrialStatus::Ok, 0.12, 0.001, 69632.04, ""},
+                          {"tiled bm=64 bn=64", TrialStatus::Ok, 0.2, 0.001, 40000, ""},
+                          {"tiled x", TrialStatus::CompileFailed, 0, 0, 0, "error"},
+                          {"tiled y", TrialStatus::Timeout, 0, 0, 0, ""}});
+    cache->record_trials(h200(), w.shape, "generic", "hash9",
+                         {{"generic ta=0 tb=1", TrialStatus::Ok, 1.5, 0.01, 5726.6, ""}});
   }
   auto rows = raw_query(path,
                         "SELECT device || '|' || arch || '|' || layout || '|' || m || 'x' || n || "
-                        "'x' || k || '|' || aligned || '|' || config || '|' || gflops || '|' || "
-                        "median_ms || '|' || tuned FROM best_configs");
+                        "'x' || k || '|' || aligned || '|' || family || '|' || config || '|' || "
+                        "gflops || '|' || median_ms || '|' || tuned FROM best_configs");
   ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0], "NVIDIA H200|sm_90|row-major TN|8x8x8|no|small|1.0|0.001|2023-11-14 22:13:20");
+  EXPECT_EQ(rows[0], "NVIDIA H200|sm_90|row-major TN|8x8x8|no|generic|generic ta=1 tb=0|1.0|0.001|"
+                     "2023-11-14 22:13:20");
   EXPECT_EQ(rows[1],
-            "NVIDIA H200|sm_90|row-major NT|4096x2048x1024|yes|bm128_bn128|69632.0|0.1235|"
-            "2023-11-14 22:13:20");
+            "NVIDIA H200|sm_90|row-major NT|4096x2048x1024|yes|tiled|tiled bm=128 bn=128|69632.0|"
+            "0.1235|2023-11-14 22:13:20");
+  // One summary row per family of the shape.
   auto summary = raw_query(path,
-                           "SELECT layout || ' ' || trials || ' ' || ok || ' ' || failed || ' ' || "
-                           "compile_failed || ' ' || timeout || ' ' || crashed || ' ' || "
-                           "best_gflops FROM trial_summary");
-  EXPECT_EQ(summary, std::vector<std::string>{"row-major NT 4 2 2 1 1 0 69632.0"});
-  auto history = raw_query(path, "SELECT strategy || ' ' || candidates || ' ' || stored "
-                                 "FROM tuning_history");
-  EXPECT_EQ(history, (std::vector<std::string>{"exhaustive 12 yes", "exhaustive 12 yes"}));
+                           "SELECT layout || ' ' || family || ' ' || trials || ' ' || ok || ' ' || "
+                           "failed || ' ' || compile_failed || ' ' || timeout || ' ' || crashed || "
+                           "' ' || best_gflops FROM trial_summary");
+  EXPECT_EQ(summary, (std::vector<std::string>{"row-major NT generic 1 1 0 0 0 0 5726.6",
+                                               "row-major NT tiled 4 2 2 1 1 0 69632.0"}));
+  auto history = raw_query(path, "SELECT family || ' ' || strategy || ' ' || candidates || ' ' || "
+                                 "stored FROM tuning_history");
+  EXPECT_EQ(history,
+            (std::vector<std::string>{"tiled exhaustive 12 yes", "generic exhaustive 12 yes"}));
 }
 
 }  // namespace

@@ -66,7 +66,7 @@ void read_all(const TuningCache& c) {
     for (const auto& w : winners) {
       check_winner(w);
       if (++n_w > 4) continue;
-      if (auto f = c.find_winner(d, w.shape, w.template_hash)) check_winner(*f);
+      if (auto f = c.find_winner(d, w.shape, w.family, w.template_hash)) check_winner(*f);
       for (const auto& t : c.load_trials(d, w.shape)) check_trial(t);
       for (const auto& cfg : c.failed_configs(d, w.shape, w.template_hash))
         FUZZ_CHECK(!cfg.empty(), "empty failed config");
@@ -86,12 +86,12 @@ void write_some(TuningCache& c) {
   const autogemm::ShapeKey shape{256, 256, 256, false, false, true};
   const std::string hash = "0123456789abcdef";
   const std::string cfg = "tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=4 sk=1 sw=4 ta=0 tb=0";
-  c.record_trials(dev, shape, hash,
-                  {{cfg, autogemm::TrialStatus::Ok, 0.5, 0.01, 67.1, ""},
-                   {"generic ta=0 tb=0", autogemm::TrialStatus::CompileFailed, 0, 0, 0, "log"}});
-  c.record_winner(dev, {shape, cfg, hash, 0.5, 0.01, 67.1, 0}, {2, 1.0, 2.0, "exhaustive"});
+  c.record_trials(dev, shape, "tiled", hash, {{cfg, autogemm::TrialStatus::Ok, 0.5, 0.01, 67.1, ""}});
+  c.record_trials(dev, shape, "generic", "fedcba9876543210",
+                  {{"generic ta=0 tb=0", autogemm::TrialStatus::CompileFailed, 0, 0, 0, "log"}});
+  c.record_winner(dev, {shape, "tiled", cfg, hash, 0.5, 0.01, 67.1, 0}, {2, 1.0, 2.0, "exhaustive"});
   c.store_cubin({hash, cfg, "sm_90", 13000}, std::vector<char>(64, '\x7f'));
-  if (auto w = c.find_winner(dev, shape, hash)) check_winner(*w);
+  if (auto w = c.find_winner(dev, shape, "tiled", hash)) check_winner(*w);
   (void)c.load_cubin({hash, cfg, "sm_90", 13000});
   read_all(c);
 }

@@ -45,7 +45,8 @@ variant bad_rows "INSERT INTO devices (name, cc_major, cc_minor, sm_count, drive
   UPDATE winners SET m = 'big', median_ms = -1; UPDATE trials SET status = 'weird', k = 0 WHERE status = 'ok';
   INSERT INTO trials SELECT device_id, 1, 2, 3, 7, 0, 1, x'00ff', '', 'ok', 1e999, 0, 0, 5, -5 FROM trials LIMIT 1;
   INSERT INTO cubins VALUES ('9f1c2e', 'generic ta=0 tb=1', 'sm_90', 13000, x'7f454c46', 0);"
-variant old_version "DROP VIEW best_configs; DROP VIEW trial_summary; DROP VIEW tuning_history; DROP TABLE tuning_runs; PRAGMA user_version=1;"
+# An older schema: the v2 file written by release 8235a95 (tests/cache/data).
+cp ../cache/data/v2_release.db "$out/old_version.db"
 variant foreign_app "PRAGMA application_id=1234;"
 variant newer_version "PRAGMA user_version=99;"
 variant wal_mode "PRAGMA journal_mode=WAL;"

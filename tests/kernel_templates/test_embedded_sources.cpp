@@ -1,5 +1,6 @@
 // The embedded kernel sources are the files on disk, byte for byte, with
-// their SHA-256; KernelTemplate exposes them with entry points and geometry.
+// their SHA-256; KernelTemplate exposes them, and the families own theirs
+// (with their entry points and launch geometry).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -7,9 +8,12 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "autogemm/embedded_sources.h"
 #include "autogemm/kernel_template.h"
+#include "autogemm/problem.h"
 
 #ifndef AUTOGEMM_SOURCE_DIR
 #error "AUTOGEMM_SOURCE_DIR must name the project source directory"
@@ -17,9 +21,10 @@
 
 namespace {
 
+using autogemm::GenericFamily;
 using autogemm::KernelConfig;
-using autogemm::KernelKind;
 using autogemm::KernelTemplate;
+using autogemm::TiledFamily;
 
 const char* const kFiles[] = {"sgemm_tiled.cu", "sgemm_generic.cu", "gemm_reference.cu"};
 
@@ -99,36 +104,52 @@ TEST(EmbeddedSources, UnknownFileThrowsOutOfRange) {
   EXPECT_THROW(autogemm::embedded_source("kernel_templates/sgemm_tiled.cu"), std::out_of_range);
 }
 
-// ---- KernelTemplate ----------------------------------------------------------
+// ---- KernelTemplate and the families' sources ---------------------------------
 
-TEST(KernelTemplates, KindsMapToTheirFilesAndEntryPoints) {
-  const KernelTemplate& tiled = KernelTemplate::for_kind(KernelKind::Tiled);
-  const KernelTemplate& generic = KernelTemplate::for_kind(KernelKind::Generic);
+TEST(KernelTemplates, FamiliesMapToTheirFilesAndEntryPoints) {
+  const KernelTemplate& tiled = TiledFamily::instance().source();
+  const KernelTemplate& generic = GenericFamily::instance().source();
   const KernelTemplate& ref = KernelTemplate::reference();
   EXPECT_EQ(tiled.file(), "sgemm_tiled.cu");
   EXPECT_EQ(generic.file(), "sgemm_generic.cu");
   EXPECT_EQ(ref.file(), "gemm_reference.cu");
-  EXPECT_STREQ(tiled.entry(), "agemm_tiled");
-  EXPECT_STREQ(generic.entry(), "agemm_generic");
-  EXPECT_STREQ(ref.entry(), "agemm_reference");
-  for (const KernelTemplate* t : {&tiled, &generic, &ref}) {
-    EXPECT_EQ(t->source(), autogemm::embedded_source(t->file()).source);
-    EXPECT_EQ(t->hash(), autogemm::embedded_source(t->file()).sha256);
-    EXPECT_NE(t->source().find(std::string("extern \"C\" __global__")), std::string::npos);
-    EXPECT_NE(t->source().find(t->entry()), std::string::npos) << t->file();
+  const KernelConfig t = *KernelConfig::parse("tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=1 sk=1 sw=4 ta=0 tb=0");
+  const KernelConfig t_rd0 =
+      *KernelConfig::parse("tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=1 sk=4 rd=0 sw=4 ta=0 tb=0");
+  const KernelConfig t_rd1 =
+      *KernelConfig::parse("tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=1 sk=4 rd=1 sw=4 ta=0 tb=0");
+  const KernelConfig g = KernelConfig::generic(true, false);
+  using Entries = std::vector<std::string>;
+  EXPECT_EQ(TiledFamily::instance().entry_points(t), Entries{"agemm_tiled"});
+  EXPECT_EQ(TiledFamily::instance().entry_points(t_rd0), Entries{"agemm_tiled"});
+  // rd=1: a second kernel reduces the split-K slices.
+  EXPECT_EQ(TiledFamily::instance().entry_points(t_rd1), (Entries{"agemm_tiled", "agemm_splitk_reduce"}));
+  EXPECT_EQ(GenericFamily::instance().entry_points(g), Entries{"agemm_generic"});
+  const std::pair<const KernelTemplate*, Entries> sources[] = {
+      {&tiled, {"agemm_tiled", "agemm_splitk_reduce"}},
+      {&generic, {"agemm_generic"}},
+      {&ref, {"agemm_reference", "agemm_check", "agemm_fill_random"}},
+  };
+  for (const auto& [tpl, entries] : sources) {
+    SCOPED_TRACE(tpl->file());
+    EXPECT_EQ(tpl->source(), autogemm::embedded_source(tpl->file()).source);
+    EXPECT_EQ(tpl->hash(), autogemm::embedded_source(tpl->file()).sha256);
+    EXPECT_NE(tpl->source().find(std::string("extern \"C\" __global__")), std::string::npos);
+    for (const std::string& e : entries) EXPECT_NE(tpl->source().find(e + "("), std::string::npos) << e;
   }
   EXPECT_NE(tiled.hash(), generic.hash());
   EXPECT_NE(tiled.hash(), ref.hash());
   EXPECT_NE(generic.hash(), ref.hash());
-  EXPECT_EQ(autogemm::template_hash(KernelConfig::generic(true, false)), generic.hash());
-  KernelConfig c = *KernelConfig::parse("tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=1 sk=1 sw=4 ta=0 tb=0");
-  EXPECT_EQ(autogemm::template_hash(c), tiled.hash());
+  EXPECT_EQ(autogemm::template_hash(g), generic.hash());
+  EXPECT_EQ(autogemm::template_hash(t), tiled.hash());
+  // A KernelTemplate of a file that was not embedded cannot exist.
+  EXPECT_THROW(KernelTemplate("nope.cu"), std::out_of_range);
 }
 
 TEST(KernelTemplates, HostAndKernelAgreeOnSharedMemoryPadding) {
-  // KernelConfig::smem_bytes() assumes AG_PAD == 4 and AG_NBUF buffers
+  // TiledFamily::smem_bytes() assumes AG_PAD == 4 and AG_NBUF buffers
   // (two with register staging, AG_STAGES with cp.async).
-  const std::string& src = KernelTemplate::for_kind(KernelKind::Tiled).source();
+  const std::string& src = TiledFamily::instance().source().source();
   EXPECT_NE(src.find("#define AG_PAD 4\n"), std::string::npos);
   EXPECT_NE(src.find("#define AG_NBUF (AG_STAGES > 0 ? AG_STAGES : 2)\n"), std::string::npos);
   EXPECT_NE(src.find("[AG_NBUF][AG_BK][AG_LDS_A]"), std::string::npos);
@@ -144,20 +165,20 @@ autogemm::Problem problem(int64_t m, int64_t n, int64_t k) {
 TEST(KernelTemplates, TiledGeometry) {
   const KernelConfig c =
       *KernelConfig::parse("tiled bm=128 bn=64 bk=16 tm=8 tn=4 wc=8 vec=4 sk=4 rd=0 sw=8 ta=0 tb=0");
-  const auto g = KernelTemplate::for_kind(KernelKind::Tiled).geometry(c, problem(1000, 130, 77));
+  const auto g = c.family().geometry(c, problem(1000, 130, 77));
   EXPECT_EQ(g.grid_x, 8u * 3u);  // ceil(1000/128) * ceil(130/64)
   EXPECT_EQ(g.grid_y, 1u);
   EXPECT_EQ(g.grid_z, 4u);
   EXPECT_EQ(g.block, unsigned(c.threads()));
   EXPECT_EQ(g.block, 256u);
   EXPECT_EQ(g.smem, unsigned(c.smem_bytes()));
-  const auto one = KernelTemplate::for_kind(KernelKind::Tiled).geometry(c, problem(1, 1, 1));
+  const auto one = c.family().geometry(c, problem(1, 1, 1));
   EXPECT_EQ(one.grid_x, 1u);
 }
 
 TEST(KernelTemplates, GenericGeometry) {
   const KernelConfig c = KernelConfig::generic(false, false);
-  const auto g = KernelTemplate::for_kind(KernelKind::Generic).geometry(c, problem(33, 17, 5));
+  const auto g = c.family().geometry(c, problem(33, 17, 5));
   EXPECT_EQ(g.grid_x, 3u * 2u);  // 16 x 16 tiles
   EXPECT_EQ(g.grid_y, 1u);
   EXPECT_EQ(g.grid_z, 1u);

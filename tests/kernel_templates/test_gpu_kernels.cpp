@@ -1,6 +1,10 @@
-// GPU: every kernel template computes the right product on awkward shapes,
-// all transposes, alpha/beta, padded leading dimensions, split-K.
+// GPU: every kernel family computes the right product on awkward shapes,
+// all transposes, alpha/beta, padded leading dimensions (GpuFamilies, one
+// instance per family of the registry: its defaults and samples of its
+// search space); then the tiled family's variants: tile shapes, cp.async
+// stages, partial unrolling, split-K.
 #include <map>
+#include <set>
 
 #include "autogemm/kernel_launch.h"
 #include "autogemm/verifier.h"
@@ -10,9 +14,13 @@ namespace autogemm {
 namespace {
 
 KernelConfig tiled(int bm, int bn, int bk, int tm, int tn, int wc, int vec, int sk, int sw) {
-  KernelConfig c;
-  c.kind = KernelKind::Tiled;
-  c.bm = bm, c.bn = bn, c.bk = bk, c.tm = tm, c.tn = tn, c.wc = wc, c.vec = vec, c.split_k = sk, c.swizzle = sw;
+  TiledParams t;
+  t.bm = bm, t.bn = bn, t.bk = bk, t.tm = tm, t.tn = tn, t.wc = wc, t.vec = vec, t.split_k = sk, t.swizzle = sw;
+  return KernelConfig(t, false, false);
+}
+
+KernelConfig with_layouts(KernelConfig c, bool ta, bool tb) {
+  c.trans_a = ta, c.trans_b = tb;
   return c;
 }
 
@@ -26,22 +34,28 @@ class GpuKernels : public testing::GpuTest {
   const LoadedKernel& kernel(const KernelConfig& c) {
     auto it = kernels_.find(c.to_string());
     if (it == kernels_.end()) {
-      CompileResult r = compile_kernel(c, dev_.arch());
+      CompileResult r = compile_kernel(c, kernel_arch(c, dev_));
       it = kernels_.emplace(c.to_string(), LoadedKernel::load(c, r.cubin, dev_)).first;
     }
     return it->second;
   }
 
-  void expect_correct(KernelConfig cfg, const Shape& s, bool ta, bool tb, float alpha, float beta, int ld_pad) {
-    cfg.trans_a = ta;
-    cfg.trans_b = tb;
-    Problem p = make_problem(AUTOGEMM_ROW_MAJOR, ta, tb, s.m, s.n, s.k, cfg.vec == 4);
-    if (cfg.vec == 4) {  // the aligned class needs every leading dimension % 4 == 0
+  /// The problem `s` in the given layouts and alignment class, with every
+  /// leading dimension padded by `ld_pad` (a multiple of 4 keeps the aligned
+  /// class).
+  static Problem problem_for(bool ta, bool tb, const Shape& s, bool aligned, int ld_pad) {
+    Problem p = make_problem(AUTOGEMM_ROW_MAJOR, ta, tb, s.m, s.n, s.k, aligned);
+    if (aligned) {  // the aligned class needs every leading dimension % 4 == 0
       auto up4 = [](int64_t v) { return (v + 3) / 4 * 4; };
       p.lda = up4(p.lda), p.ldb = up4(p.ldb), p.ldc = up4(p.ldc);
       p.aligned = true;
     }
     p.lda += ld_pad, p.ldb += ld_pad, p.ldc += ld_pad;
+    return p;
+  }
+
+  void expect_correct(const KernelConfig& cfg, const Shape& s, bool aligned, float alpha, float beta, int ld_pad) {
+    const Problem p = problem_for(cfg.trans_a, cfg.trans_b, s, aligned, ld_pad);
     if (!cfg.can_implement(p)) GTEST_FAIL() << "test setup: " << cfg.to_string() << " cannot run " << p.to_string();
     Verifier ver(p, dev_, alpha, beta, 7);
     const LoadedKernel& k = kernel(cfg);
@@ -55,37 +69,102 @@ class GpuKernels : public testing::GpuTest {
                       << " ld+" << ld_pad << ": " << r.why << " (rel " << r.rel_error << ")";
   }
 
+  /// The tiled variants' classes: vec=4 needs the aligned class.
+  void expect_correct(const KernelConfig& cfg, const Shape& s, float alpha, float beta, int ld_pad) {
+    expect_correct(cfg, s, cfg.get<TiledParams>().vec == 4, alpha, beta, ld_pad);
+  }
+
+  /// A and B full of NaN: alpha == 0 must give exactly beta * C.
+  void expect_alpha_zero_ignores_a_and_b(const KernelConfig& c, bool aligned) {
+    const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, c.trans_a, c.trans_b, 100, 100, 300, aligned);
+    ASSERT_TRUE(c.can_implement(p)) << c.to_string();
+    Verifier ver(p, dev_, 0.0f, 0.5f, 3);
+    Stream st;
+    CanonicalCall call = ver.call();
+    const size_t a_floats = size_t((p.trans_a ? p.k : p.m) * p.lda), b_floats = size_t((p.trans_b ? p.n : p.k) * p.ldb);
+    AUTOGEMM_CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(call.a), 0x7fc00000u, a_floats, st.get()));
+    AUTOGEMM_CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(call.b), 0x7fc00000u, b_floats, st.get()));
+    ver.prepare(st.get());
+    DeviceBuffer ws(std::max<size_t>(c.workspace_floats(p), 1) * 4);
+    AUTOGEMM_CU(cuMemsetD32(ws.get(), 0, ws.bytes() / 4));
+    kernel(c).launch(call, st.get(), ws.get());
+    // The reference was computed before A and B were poisoned: alpha*AB = 0.
+    const VerifyResult r = ver.check(st.get());
+    EXPECT_TRUE(r.ok) << c.to_string() << ": " << r.why;
+  }
+
   std::map<std::string, LoadedKernel> kernels_;
 };
 
 const Shape kShapes[] = {{1, 1, 1}, {7, 13, 5}, {127, 257, 509}, {129, 65, 33}, {256, 256, 256}, {1000, 1000, 100}, {64, 64, 4097}};
 
-}  // namespace
+// ---- every family ------------------------------------------------------------------
 
-TEST_F(GpuKernels, GenericKernelIsCorrectEverywhere) {
-  for (bool ta : {false, true})
-    for (bool tb : {false, true})
-      for (const Shape& s : kShapes) {
-        expect_correct(KernelConfig::generic(ta, tb), s, ta, tb, 1.0f, 0.0f, 0);
-        expect_correct(KernelConfig::generic(ta, tb), s, ta, tb, -2.0f, 0.75f, 5);
+class GpuFamilies : public GpuKernels, public ::testing::WithParamInterface<const KernelFamily*> {
+ protected:
+  const KernelFamily& family() const { return *GetParam(); }
+};
+
+TEST_P(GpuFamilies, DefaultsAreCorrectOnOddShapes) {
+  for (bool aligned : {true, false})
+    for (bool big : {false, true})
+      for (int t = 0; t < 4; ++t) {
+        // The default for a large or a small problem of this class.
+        const int64_t size = big ? 4096 : 64;
+        const auto d = family().default_config(make_problem(AUTOGEMM_ROW_MAJOR, t & 1, t & 2, size, size, 64, aligned));
+        if (!d) continue;  // this family is only chosen by tuning here
+        SCOPED_TRACE(d->to_string());
+        for (const Shape& s : kShapes) {
+          expect_correct(*d, s, aligned, 1.0f, 0.0f, 0);
+          expect_correct(*d, s, aligned, 1.5f, -0.5f, aligned ? 4 : 3);
+          expect_correct(*d, s, aligned, -2.0f, 0.75f, aligned ? 8 : 5);
+        }
       }
 }
 
-TEST_F(GpuKernels, DefaultTiledConfigsAreCorrect) {
-  for (int vec : {1, 4}) {
-    for (bool big : {false, true}) {
-      // The built-in defaults for a large and a small problem of this class.
-      Problem probe = make_problem(AUTOGEMM_ROW_MAJOR, false, false, big ? 4096 : 64, big ? 4096 : 64, 64, vec == 4);
-      KernelConfig c = default_config(probe);
-      for (bool ta : {false, true})
-        for (bool tb : {false, true})
-          for (const Shape& s : kShapes) {
-            expect_correct(c, s, ta, tb, 1.0f, 0.0f, 0);
-            expect_correct(c, s, ta, tb, 1.5f, -0.5f, vec == 4 ? 4 : 3);
-          }
-    }
-  }
+// The first, last and cheapest configs of the family's space for odd-sized
+// and skinny problems, on those problems and on smaller odd ones.
+TEST_P(GpuFamilies, SpaceSamplesAreCorrectOnOddShapes) {
+  const SearchLimits lim = SearchLimits::of(dev_);
+  for (const Shape& big : {Shape{127, 257, 509}, Shape{1, 4096, 4096}})
+    for (bool aligned : {true, false})
+      for (int t = 0; t < 4; ++t) {
+        const Problem p = problem_for(t & 1, t & 2, big, aligned, 0);
+        const std::vector<KernelConfig> space = family().search_space(p, lim);
+        if (space.empty()) continue;
+        size_t cheapest = 0;
+        for (size_t i = 1; i < space.size(); ++i)
+          if (family().cost(space[i], p, lim) < family().cost(space[cheapest], p, lim)) cheapest = i;
+        std::set<std::string> done;
+        for (size_t i : {size_t(0), space.size() - 1, cheapest}) {
+          const KernelConfig& c = space[i];
+          if (!done.insert(c.to_string()).second) continue;
+          SCOPED_TRACE(c.to_string());
+          for (const Shape& s : {big, Shape{7, 13, 5}, Shape{1, 1, 1}, Shape{129, 65, 33}})
+            if (c.can_implement(problem_for(c.trans_a, c.trans_b, s, aligned, 0))) {
+              expect_correct(c, s, aligned, 1.0f, 0.0f, 0);
+              expect_correct(c, s, aligned, 1.5f, -0.5f, aligned ? 4 : 3);
+            }
+        }
+      }
 }
+
+TEST_P(GpuFamilies, AlphaZeroNeverReadsAAndB) {
+  for (bool aligned : {true, false})
+    for (int t = 0; t < 4; ++t)
+      if (const auto d =
+              family().default_config(make_problem(AUTOGEMM_ROW_MAJOR, t & 1, t & 2, 100, 100, 300, aligned)))
+        expect_alpha_zero_ignores_a_and_b(*d, aligned);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, GpuFamilies, ::testing::ValuesIn(all_families()),
+                         [](const ::testing::TestParamInfo<const KernelFamily*>& info) {
+                           return std::string(info.param->name());
+                         });
+
+}  // namespace
+
+// ---- the tiled family's variants ------------------------------------------------
 
 TEST_F(GpuKernels, TileShapeVariantsAreCorrect) {
   const KernelConfig variants[] = {
@@ -98,7 +177,7 @@ TEST_F(GpuKernels, TileShapeVariantsAreCorrect) {
     for (bool ta : {false, true})
       for (bool tb : {false, true})
         for (const Shape& s : {Shape{127, 257, 509}, Shape{300, 200, 64}, Shape{1, 1, 1}})
-          expect_correct(c, s, ta, tb, 1.5f, -0.5f, c.vec == 4 ? 4 : 3);
+          expect_correct(with_layouts(c, ta, tb), s, 1.5f, -0.5f, c.get<TiledParams>().vec == 4 ? 4 : 3);
   }
 }
 
@@ -108,68 +187,55 @@ TEST_F(GpuKernels, PipelineAndUnrollVariantsAreCorrect) {
   std::vector<KernelConfig> variants;
   for (int st : {2, 3, 4}) {
     KernelConfig c = tiled(128, 128, 8, 16, 8, 8, 4, 1, 8);
-    c.stages = st;
+    c.get<TiledParams>().stages = st;
     variants.push_back(c);
   }
   KernelConfig big = tiled(128, 256, 16, 16, 8, 4, 4, 1, 1);
-  big.k_unroll = 8;
+  big.get<TiledParams>().k_unroll = 8;
   variants.push_back(big);
-  big.stages = 3;
+  big.get<TiledParams>().stages = 3;
   variants.push_back(big);
   KernelConfig unaligned = tiled(64, 64, 16, 4, 4, 8, 1, 1, 1);
-  unaligned.stages = 3;
-  unaligned.k_unroll = 4;
+  unaligned.get<TiledParams>().stages = 3;
+  unaligned.get<TiledParams>().k_unroll = 4;
   variants.push_back(unaligned);
   KernelConfig split = tiled(64, 256, 8, 16, 8, 8, 4, 3, 1);
-  split.stages = 3;
+  split.get<TiledParams>().stages = 3;
   variants.push_back(split);
-  split.split_reduce = 1;
+  split.get<TiledParams>().split_reduce = 1;
   variants.push_back(split);
   for (const KernelConfig& c : variants) {
     SCOPED_TRACE(c.to_string());
     for (bool ta : {false, true})
       for (bool tb : {false, true})
         for (const Shape& s : {Shape{127, 257, 509}, Shape{300, 200, 64}, Shape{1, 1, 1}, Shape{257, 129, 1031}})
-          expect_correct(c, s, ta, tb, 1.5f, -0.5f, c.vec == 4 ? 4 : 3);
+          expect_correct(with_layouts(c, ta, tb), s, 1.5f, -0.5f, c.get<TiledParams>().vec == 4 ? 4 : 3);
   }
 }
 
 TEST_F(GpuKernels, SplitKIsCorrectAndDeterministic) {
   for (int sk : {2, 3, 8})
-  for (int rd : {0, 1}) {
-    KernelConfig c = tiled(64, 64, 8, 4, 4, 8, 4, sk, 1);
-    c.split_reduce = rd;
-    for (bool ta : {false, true})
-      for (bool tb : {false, true})
-        for (const Shape& s : {Shape{64, 64, 4097}, Shape{33, 17, 1000}, Shape{16, 4096, 4096}}) {
-          expect_correct(c, s, ta, tb, 1.0f, 0.0f, 0);
-          expect_correct(c, s, ta, tb, 1.5f, -0.5f, 4);
-        }
-  }
+    for (int rd : {0, 1}) {
+      KernelConfig c = tiled(64, 64, 8, 4, 4, 8, 4, sk, 1);
+      c.get<TiledParams>().split_reduce = rd;
+      for (bool ta : {false, true})
+        for (bool tb : {false, true})
+          for (const Shape& s : {Shape{64, 64, 4097}, Shape{33, 17, 1000}, Shape{16, 4096, 4096}}) {
+            expect_correct(with_layouts(c, ta, tb), s, 1.0f, 0.0f, 0);
+            expect_correct(with_layouts(c, ta, tb), s, 1.5f, -0.5f, 4);
+          }
+    }
 }
 
-TEST_F(GpuKernels, AlphaZeroNeverReadsAAndB) {
-  // A and B full of NaN: alpha == 0 must give exactly beta * C.
+TEST_F(GpuKernels, AlphaZeroNeverReadsAAndBInTiledVariants) {
+  // Split-K (both reductions) and cp.async: their own load and store paths.
   KernelConfig split_reduce_kernel = tiled(64, 64, 8, 4, 4, 8, 4, 4, 1);
-  split_reduce_kernel.split_reduce = 1;
+  split_reduce_kernel.get<TiledParams>().split_reduce = 1;
   KernelConfig async_kernel = tiled(64, 64, 8, 4, 4, 8, 4, 1, 1);
-  async_kernel.stages = 3;
+  async_kernel.get<TiledParams>().stages = 3;
   for (const KernelConfig& c : {tiled(64, 64, 8, 4, 4, 8, 4, 1, 1), tiled(64, 64, 8, 4, 4, 8, 4, 4, 1),
-                                split_reduce_kernel, async_kernel, KernelConfig::generic(false, false)}) {
-    const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, false, false, 100, 100, 300, true);
-    Verifier ver(p, dev_, 0.0f, 0.5f, 3);
-    Stream st;
-    CanonicalCall call = ver.call();
-    AUTOGEMM_CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(call.a), 0x7fc00000u, size_t(p.m * p.lda), st.get()));
-    AUTOGEMM_CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(call.b), 0x7fc00000u, size_t(p.k * p.ldb), st.get()));
-    ver.prepare(st.get());
-    DeviceBuffer ws(std::max<size_t>(c.workspace_floats(p), 1) * 4);
-    AUTOGEMM_CU(cuMemsetD32(ws.get(), 0, ws.bytes() / 4));
-    kernel(c).launch(call, st.get(), ws.get());
-    // The reference was computed before A and B were poisoned: alpha*AB = 0.
-    const VerifyResult r = ver.check(st.get());
-    EXPECT_TRUE(r.ok) << c.to_string() << ": " << r.why;
-  }
+                                split_reduce_kernel, async_kernel})
+    expect_alpha_zero_ignores_a_and_b(c, true);
 }
 
 }  // namespace autogemm

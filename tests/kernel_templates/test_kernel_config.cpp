@@ -1,5 +1,7 @@
-// KernelConfig: canonical text round trip, parse() rejections, static
-// checks, can_implement(), workspace and shared-memory sizes.
+// KernelConfig and the tiled family's parameters: canonical text round
+// trip, parse() rejections, static checks, can_implement(), workspace and
+// shared-memory sizes, -D values. The checks every family shares are in
+// test_families.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,11 +11,22 @@
 #include "autogemm/kernel_config.h"
 #include "autogemm/problem.h"
 
+namespace autogemm {
+// Failure messages show configs as their canonical text.
+[[maybe_unused]] static void PrintTo(const KernelConfig& c, std::ostream* os) { *os << c.to_string(); }
+}  // namespace autogemm
+
 namespace {
 
+using autogemm::GenericParams;
 using autogemm::KernelConfig;
-using autogemm::KernelKind;
 using autogemm::Problem;
+using autogemm::TiledFamily;
+using autogemm::TiledParams;
+
+/// The tiled parameters of `c` (which must be tiled), for reading and editing.
+const TiledParams& tp(const KernelConfig& c) { return c.get<TiledParams>(); }
+TiledParams& tp(KernelConfig& c) { return c.get<TiledParams>(); }
 
 const int kTiles[] = {16, 32, 64, 128, 256};
 const int kDepths[] = {4, 8, 16, 32};
@@ -33,16 +46,16 @@ std::vector<KernelConfig> valid_tiled_configs() {
         for (int tm : kThreadTiles)
           for (int tn : kThreadTiles)
             for (int wc : kWarpCols) {
-              KernelConfig c;
-              c.kind = KernelKind::Tiled;
-              c.bm = bm, c.bn = bn, c.bk = bk, c.tm = tm, c.tn = tn, c.wc = wc;
-              c.vec = (i & 1) ? 4 : 1;
-              c.split_k = kSplits[(i / 2) % 7];
-              c.swizzle = kSwizzles[(i / 3) % 5];
-              c.trans_a = (i / 5) & 1;
-              c.trans_b = (i / 7) & 1;
-              c.stages = (i / 11) % 2 ? 3 : 0;
-              c.k_unroll = (i / 13) % 2 && bk > 4 ? bk / 2 : 0;
+              TiledParams t;
+              t.bm = bm, t.bn = bn, t.bk = bk, t.tm = tm, t.tn = tn, t.wc = wc;
+              t.vec = (i & 1) ? 4 : 1;
+              t.split_k = kSplits[(i / 2) % 7];
+              t.split_reduce = t.split_k > 1 ? (i / 17) & 1 : 0;
+              t.swizzle = kSwizzles[(i / 3) % 5];
+              t.stages = (i / 11) % 2 ? 3 : 0;
+              t.k_unroll = (i / 13) % 2 && bk > 4 ? bk / 2 : 0;
+              t.min_blocks = 1 + (i / 19) % 2;
+              const KernelConfig c(t, (i / 5) & 1, (i / 7) & 1);
               ++i;
               if (c.is_valid()) out.push_back(c);
             }
@@ -84,16 +97,22 @@ TEST(KernelConfigText, RoundTripOfEveryValidTiledShape) {
     ASSERT_TRUE(back.has_value()) << s << ": " << err;
     ASSERT_EQ(back->to_string(), s);
     ASSERT_TRUE(*back == c) << s;
-    ASSERT_EQ(back->kind, KernelKind::Tiled);
-    ASSERT_EQ(back->bm, c.bm);
-    ASSERT_EQ(back->bn, c.bn);
-    ASSERT_EQ(back->bk, c.bk);
-    ASSERT_EQ(back->tm, c.tm);
-    ASSERT_EQ(back->tn, c.tn);
-    ASSERT_EQ(back->wc, c.wc);
-    ASSERT_EQ(back->vec, c.vec);
-    ASSERT_EQ(back->split_k, c.split_k);
-    ASSERT_EQ(back->swizzle, c.swizzle);
+    ASSERT_TRUE(back->is<TiledParams>()) << s;
+    ASSERT_EQ(&back->family(), &TiledFamily::instance());
+    const TiledParams &b = tp(*back), &w = tp(c);
+    ASSERT_EQ(b.bm, w.bm);
+    ASSERT_EQ(b.bn, w.bn);
+    ASSERT_EQ(b.bk, w.bk);
+    ASSERT_EQ(b.tm, w.tm);
+    ASSERT_EQ(b.tn, w.tn);
+    ASSERT_EQ(b.wc, w.wc);
+    ASSERT_EQ(b.vec, w.vec);
+    ASSERT_EQ(b.split_k, w.split_k);
+    ASSERT_EQ(b.split_reduce, w.split_reduce);
+    ASSERT_EQ(b.swizzle, w.swizzle);
+    ASSERT_EQ(b.stages, w.stages);
+    ASSERT_EQ(b.min_blocks, w.min_blocks);
+    ASSERT_EQ(b.k_unroll, w.k_unroll);
     ASSERT_EQ(back->trans_a, c.trans_a);
     ASSERT_EQ(back->trans_b, c.trans_b);
   }
@@ -104,7 +123,8 @@ TEST(KernelConfigText, RoundTripOfGeneric) {
     const KernelConfig g = KernelConfig::generic(t & 1, t & 2);
     const auto back = KernelConfig::parse(g.to_string());
     ASSERT_TRUE(back.has_value()) << g.to_string();
-    EXPECT_EQ(back->kind, KernelKind::Generic);
+    EXPECT_TRUE(back->is<GenericParams>());
+    EXPECT_TRUE(*back == g);
     EXPECT_EQ(back->trans_a, g.trans_a);
     EXPECT_EQ(back->trans_b, g.trans_b);
     EXPECT_EQ(back->to_string(), g.to_string());
@@ -123,12 +143,16 @@ TEST(KernelConfigText, RejectsMalformedText) {
   const std::vector<std::string> bad = {
       "",
       "   ",
-      "tiles bm=128",                              // unknown kind
-      "TILED" + good.substr(5),                    // kind is case-sensitive
-      "cublas ta=0 tb=0",                          // unknown kind
+      "tiles bm=128",                              // unknown family
+      "TILED" + good.substr(5),                    // family is case-sensitive
+      "cublas ta=0 tb=0",                          // unknown family
+      "ta=0 tb=0",                                 // no family
+      "bm=128" + good.substr(5),                   // a field where the family belongs
       good + " xx=1",                              // unknown field
       good + " bm=128",                            // repeated field
       good + " ta=0",                              // repeated field
+      good + " st=0 st=0",                         // repeated optional field
+      good + " rd=0",                              // rd without split-K
       "generic ta=0 tb=0 ta=1",                    // repeated field
       "generic ta=0 tb=0 bm=128",                  // tiled field on generic
       "generic ta=0",                              // missing field
@@ -136,6 +160,7 @@ TEST(KernelConfigText, RejectsMalformedText) {
       "tiled bm=128 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0",  // missing tb
       "tiled bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",    // missing bm
       "tiled",                                     // missing everything
+      "tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=4 sk=4 sw=1 ta=0 tb=0",  // split-K without rd
       "tiled bm=12a bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",  // non-numeric
       "tiled bm=0x80 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",
       "tiled bm=128.0 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0",
@@ -201,19 +226,31 @@ TEST(KernelConfigText, RejectsOutOfRangeValues) {
 TEST(KernelConfigValid, ThreadAndWarpLimits) {
   KernelConfig c = *KernelConfig::parse(text(128, 128, 8, 8, 8));
   EXPECT_EQ(c.threads(), 256);
-  c.tm = 4, c.tn = 4;  // 32 x 32 threads
+  tp(c).tm = 4, tp(c).tn = 4;  // 32 x 32 threads
   EXPECT_EQ(c.threads(), 1024);
   EXPECT_TRUE(c.is_valid());
-  c.tm = 2;  // 64 x 32 = 2048
+  tp(c).tm = 2;  // 64 x 32 = 2048
   std::string why;
   EXPECT_FALSE(c.is_valid(&why));
   EXPECT_FALSE(why.empty());
   // Warp 4 x 8 over a 16 x 16 thread grid tiles; 1 x 32 does not.
   c = *KernelConfig::parse(text(64, 64, 8, 4, 4, 8));
   EXPECT_TRUE(c.is_valid());
-  c.wc = 32;
+  tp(c).wc = 32;
   EXPECT_FALSE(c.is_valid());
-  c.wc = 16;
+  tp(c).wc = 16;
+  EXPECT_TRUE(c.is_valid());
+  // Two blocks of 1024 threads fill an SM: three cannot be promised.
+  c = *KernelConfig::parse(text(128, 128, 8, 4, 4));
+  tp(c).min_blocks = 2;
+  EXPECT_TRUE(c.is_valid());
+  tp(c).min_blocks = 3;
+  EXPECT_FALSE(c.is_valid());
+  // The reduction mode exists only with split-K.
+  c = *KernelConfig::parse(text(64, 64, 8, 4, 4));
+  tp(c).split_reduce = 1;
+  EXPECT_FALSE(c.is_valid());
+  tp(c).split_k = 2;
   EXPECT_TRUE(c.is_valid());
   EXPECT_EQ(KernelConfig::generic(false, false).threads(), 256);
   EXPECT_TRUE(KernelConfig::generic(true, true).is_valid());
@@ -255,23 +292,39 @@ TEST(KernelConfigSizes, WorkspaceForSplitK) {
   const Problem p = problem(300, 500, 7000, false, false, true);
   EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 1))->workspace_floats(p), 0u);
   // The tile-counter area, then the partial tiles.
-  const size_t counters = KernelConfig::kSplitTiles;
+  const size_t counters = TiledFamily::kSplitTiles;
   EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 2))->workspace_floats(p), counters + 2u * 300 * 500);
   EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 64))->workspace_floats(p), counters + 64u * 300 * 500);
   EXPECT_EQ(KernelConfig::generic(false, false).workspace_floats(p), 0u);
   // No 32-bit overflow for big outputs.
   const Problem big = problem(100000, 100000, 64, false, false, true);
   EXPECT_EQ(KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 64))->workspace_floats(big),
-            KernelConfig::kSplitTiles + size_t(64) * 100000 * 100000);
+            TiledFamily::kSplitTiles + size_t(64) * 100000 * 100000);
+  // The tuner re-zeroes exactly the counters between candidates.
+  const TiledFamily& f = TiledFamily::instance();
+  EXPECT_EQ(f.workspace_counter_floats(*KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 1))), 0u);
+  EXPECT_EQ(f.workspace_counter_floats(*KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 2))), counters);
+}
+
+TEST(KernelConfigImplement, SplitKNeedsATileCounterPerOutputTile) {
+  const KernelConfig sk = *KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 2));
+  const KernelConfig one = *KernelConfig::parse(text(64, 64, 8, 4, 4, 8, 4, 1));
+  // 256 x 256 tiles of 64 x 64 are exactly the 65536 counters; one more row is too many.
+  EXPECT_TRUE(sk.can_implement(problem(256 * 64, 256 * 64, 64, false, false, true)));
+  EXPECT_FALSE(sk.can_implement(problem(256 * 64 + 1, 256 * 64, 64, false, false, true)));
+  EXPECT_TRUE(one.can_implement(problem(256 * 64 + 1, 256 * 64, 64, false, false, true)));
 }
 
 TEST(KernelConfigSizes, SharedMemoryMatchesTheKernelLayout) {
   // sgemm_tiled.cu: AG_NBUF buffers (2 with register staging, st with
   // cp.async) of As[bk][bm + 4] and Bs[bk][bn + 4] floats.
   for (const KernelConfig& c : valid_tiled_configs()) {
-    const size_t buffers = c.stages > 0 ? c.stages : 2;
-    const size_t want = buffers * c.bk * ((c.bm + 4) + (c.bn + 4)) * sizeof(float);
+    const TiledParams& t = tp(c);
+    const size_t buffers = t.stages > 0 ? t.stages : 2;
+    const size_t want = buffers * t.bk * ((t.bm + 4) + (t.bn + 4)) * sizeof(float);
     ASSERT_EQ(c.smem_bytes(), want) << c.to_string();
+    ASSERT_EQ(TiledFamily::smem_bytes(t), want) << c.to_string();
+    ASSERT_EQ(TiledFamily::threads(t), (t.bm / t.tm) * (t.bn / t.tn)) << c.to_string();
   }
   EXPECT_EQ(KernelConfig::parse(text(128, 128, 8, 8, 8))->smem_bytes(), 2u * 8 * (132 + 132) * 4);
   EXPECT_EQ(KernelConfig::generic(false, false).smem_bytes(), 0u);
@@ -297,17 +350,17 @@ TEST(KernelConfigDefines, EveryParameterBecomesADefine) {
 TEST(KernelConfigPipeline, OptionalFieldsRoundTripAndDefaultToTheOldKernel) {
   const auto old = KernelConfig::parse(text(128, 128, 8, 16, 8));
   ASSERT_TRUE(old);
-  EXPECT_EQ(old->stages, 0);
-  EXPECT_EQ(old->min_blocks, 1);
-  EXPECT_EQ(old->k_unroll, 0);
+  EXPECT_EQ(tp(*old).stages, 0);
+  EXPECT_EQ(tp(*old).min_blocks, 1);
+  EXPECT_EQ(tp(*old).k_unroll, 0);
   EXPECT_EQ(old->to_string(), text(128, 128, 8, 16, 8));
 
   const std::string t = "tiled bm=128 bn=256 bk=16 tm=16 tn=8 wc=4 vec=4 sk=1 sw=1 st=3 mb=2 ku=8 ta=0 tb=1";
   const auto c = KernelConfig::parse(t);
   ASSERT_TRUE(c);
-  EXPECT_EQ(c->stages, 3);
-  EXPECT_EQ(c->min_blocks, 2);
-  EXPECT_EQ(c->k_unroll, 8);
+  EXPECT_EQ(tp(*c).stages, 3);
+  EXPECT_EQ(tp(*c).min_blocks, 2);
+  EXPECT_EQ(tp(*c).k_unroll, 8);
   EXPECT_EQ(c->to_string(), t);
   // Written-out defaults parse, and print canonically without them.
   const auto d = KernelConfig::parse("tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=4 sk=1 sw=1 st=0 mb=1 ku=0 ta=0 tb=0");

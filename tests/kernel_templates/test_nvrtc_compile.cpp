@@ -1,12 +1,16 @@
 // NVRTC builds of the templates for sm_90 (CPU only: NVRTC needs no GPU).
 // The cubins cannot be loaded here; each must be a non-empty ELF image that
-// carries the expected entry points. At most 40 compiles, on 2 threads.
+// carries the expected entry points. Every family compiles its defaults and
+// a few of its space's configs (FamilyCompile, one instance per family);
+// tiled variants and the reference kernel follow. About 60 compiles, on 2
+// threads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
 #include <functional>
 #include <iostream>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,8 +22,11 @@ namespace {
 using autogemm::CompileError;
 using autogemm::CompileResult;
 using autogemm::KernelConfig;
-using autogemm::KernelKind;
+using autogemm::KernelFamily;
 using autogemm::KernelTemplate;
+using autogemm::Problem;
+using autogemm::TiledFamily;
+using autogemm::TiledParams;
 
 const char* const kArch = "sm_90";
 
@@ -71,16 +78,60 @@ void expect_built(const std::vector<Job>& jobs) {
   }
 }
 
-TEST(NvrtcCompile, GenericAllTransposes) {
-  std::vector<Job> jobs;
-  for (int t = 0; t < 4; ++t) {
-    const KernelConfig c = KernelConfig::generic(t & 1, t & 2);
-    jobs.push_back({c.to_string(), [c] { return autogemm::compile_kernel(c, kArch); },
-                    {"agemm_generic"}, {}, {}});
+Job compile_job(const KernelConfig& c) {
+  return {c.to_string(), [c] { return autogemm::compile_kernel(c, kArch); }, c.family().entry_points(c), {}, {}};
+}
+
+Problem problem(int64_t m, int64_t n, int64_t k, int t, bool aligned) {
+  Problem p;
+  p.m = m, p.n = n, p.k = k, p.trans_a = t & 1, p.trans_b = (t >> 1) & 1, p.aligned = aligned;
+  p.lda = p.trans_a ? m : k, p.ldb = p.trans_b ? k : n, p.ldc = n;
+  return p;
+}
+
+/// What a family must build: its defaults for small and large problems of
+/// every layout and alignment class, and the first, last and cheapest (by
+/// its cost model) configs of its space for an odd-sized problem of two
+/// layouts. A family with an empty space is still built through its defaults.
+std::vector<KernelConfig> family_configs(const KernelFamily& f) {
+  std::vector<KernelConfig> out;
+  std::set<std::string> seen;
+  auto add = [&](const KernelConfig& c) {
+    if (seen.insert(c.to_string()).second) out.push_back(c);
+  };
+  for (int t = 0; t < 4; ++t)
+    for (bool aligned : {true, false})
+      for (int64_t size : {64, 4096})
+        if (auto d = f.default_config(problem(size, size, size, t, aligned))) add(*d);
+  const autogemm::SearchLimits lim;
+  for (int t : {0, 3}) {
+    const Problem p = problem(127, 257, 509, t, t == 0);
+    const std::vector<KernelConfig> space = f.search_space(p, lim);
+    if (space.empty()) continue;
+    size_t cheapest = 0;
+    for (size_t i = 1; i < space.size(); ++i)
+      if (f.cost(space[i], p, lim) < f.cost(space[cheapest], p, lim)) cheapest = i;
+    for (size_t i : {size_t(0), space.size() - 1, cheapest}) add(space[i]);
   }
+  return out;
+}
+
+class FamilyCompile : public ::testing::TestWithParam<const KernelFamily*> {};
+
+TEST_P(FamilyCompile, DefaultsAndSpaceSamplesBuildWithTheirEntryPoints) {
+  const std::vector<KernelConfig> configs = family_configs(*GetParam());
+  ASSERT_FALSE(configs.empty()) << "nothing of " << GetParam()->name() << " to compile";
+  ASSERT_LE(configs.size(), 24u) << "keep this test quick; test_default_space_compiles builds the rest";
+  std::vector<Job> jobs;
+  for (const KernelConfig& c : configs) jobs.push_back(compile_job(c));
   run_all(jobs);
   expect_built(jobs);
 }
+
+INSTANTIATE_TEST_SUITE_P(Registry, FamilyCompile, ::testing::ValuesIn(autogemm::all_families()),
+                         [](const ::testing::TestParamInfo<const KernelFamily*>& info) {
+                           return std::string(info.param->name());
+                         });
 
 TEST(NvrtcCompile, ReferenceAllTransposes) {
   const KernelTemplate& ref = KernelTemplate::reference();
@@ -118,18 +169,18 @@ TEST(NvrtcCompile, TiledConfigsAcrossTransposesVectorWidthsAndSplitK) {
       for (int sk : {1, 4}) {
         for (int pick : {(i * 3) % 8, (i * 3 + 4) % 8}) {
           const Tile& s = tiles[pick];
-          KernelConfig c;
-          c.kind = KernelKind::Tiled;
-          c.bm = s.bm, c.bn = s.bn, c.bk = s.bk, c.tm = s.tm, c.tn = s.tn, c.wc = s.wc;
-          c.vec = vec, c.split_k = sk, c.swizzle = swizzles[i % 5];
-          c.trans_a = t & 1, c.trans_b = (t >> 1) & 1;
+          TiledParams p;
+          p.bm = s.bm, p.bn = s.bn, p.bk = s.bk, p.tm = s.tm, p.tn = s.tn, p.wc = s.wc;
+          p.vec = vec, p.split_k = sk, p.swizzle = swizzles[i % 5];
+          // Split-K alternates between the in-kernel and the separate reduction.
+          p.split_reduce = sk > 1 ? (i / 2) % 2 : 0;
           // Half of them through the cp.async pipeline, some partly unrolled.
-          c.stages = (i % 2) ? 2 + i % 3 : 0;
-          c.k_unroll = (i % 3 == 0 && s.bk >= 8) ? s.bk / 2 : 0;
+          p.stages = (i % 2) ? 2 + i % 3 : 0;
+          p.k_unroll = (i % 3 == 0 && s.bk >= 8) ? s.bk / 2 : 0;
+          const KernelConfig c(p, t & 1, (t >> 1) & 1);
           std::string why;
           ASSERT_TRUE(c.is_valid(&why)) << c.to_string() << ": " << why;
-          jobs.push_back({c.to_string(), [c] { return autogemm::compile_kernel(c, kArch); },
-                          {"agemm_tiled"}, {}, {}});
+          jobs.push_back(compile_job(c));
         }
         ++i;
       }
@@ -139,13 +190,14 @@ TEST(NvrtcCompile, TiledConfigsAcrossTransposesVectorWidthsAndSplitK) {
 }
 
 TEST(NvrtcCompile, InvalidConfigThrowsCompileErrorWithoutCallingNvrtc) {
-  KernelConfig c = *KernelConfig::parse("tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=4 sk=1 sw=4 ta=0 tb=0");
-  for (auto spoil : std::vector<std::function<void(KernelConfig&)>>{
-           [](KernelConfig& x) { x.bm = 48; },  [](KernelConfig& x) { x.bk = 3; },
-           [](KernelConfig& x) { x.vec = 2; },  [](KernelConfig& x) { x.split_k = 0; },
-           [](KernelConfig& x) { x.tm = 0; },   [](KernelConfig& x) { x.wc = 3; }}) {
+  const KernelConfig c = *KernelConfig::parse("tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=4 sk=1 sw=4 ta=0 tb=0");
+  for (auto spoil : std::vector<std::function<void(TiledParams&)>>{
+           [](TiledParams& x) { x.bm = 48; },  [](TiledParams& x) { x.bk = 3; },
+           [](TiledParams& x) { x.vec = 2; },  [](TiledParams& x) { x.split_k = 0; },
+           [](TiledParams& x) { x.tm = 0; },   [](TiledParams& x) { x.wc = 3; },
+           [](TiledParams& x) { x.split_reduce = 1; }, [](TiledParams& x) { x.stages = 1; }}) {
     KernelConfig bad = c;
-    spoil(bad);
+    spoil(bad.get<TiledParams>());
     ASSERT_FALSE(bad.is_valid());
     try {
       autogemm::compile_kernel(bad, kArch);
@@ -157,7 +209,7 @@ TEST(NvrtcCompile, InvalidConfigThrowsCompileErrorWithoutCallingNvrtc) {
 }
 
 TEST(NvrtcCompile, TiledTemplateWithoutParametersFailsWithTheLog) {
-  const KernelTemplate& t = KernelTemplate::for_kind(KernelKind::Tiled);
+  const KernelTemplate& t = TiledFamily::instance().source();
   try {
     autogemm::Compiler::compile(t.source(), t.file(), kArch, {});
     FAIL() << "compiled without -D parameters";

@@ -1,15 +1,22 @@
 // The public C API (libautogemm.so) on a machine without a GPU: argument
 // errors in reference-BLAS order, quick returns without a driver, null
-// pointers, AUTOGEMM_NO_DEVICE for real work, status strings.
+// pointers, AUTOGEMM_NO_DEVICE for real work, status strings, the per-thread
+// autogemm_last_error, the version macros and query, autogemm_describe_plan.
 //
 // Fake device pointers are passed: validation never dereferences them, and
 // with no driver (or no current context, which this process never creates)
 // nothing is launched.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "arg_cases.h"
 #include "autogemm/autogemm.h"
@@ -44,18 +51,42 @@ void expect_needs_device(autogemm_status st) {
   }
 }
 
+/// How autogemm_last_error's text for an argument error begins: the
+/// parameter's name as the caller wrote it.
+std::string detail_start(int status) {
+  switch (status) {
+    case AUTOGEMM_INVALID_LAYOUT: return "layout is ";
+    case AUTOGEMM_INVALID_TRANS_A: return "trans_a is ";
+    case AUTOGEMM_INVALID_TRANS_B: return "trans_b is ";
+    case AUTOGEMM_INVALID_M: return "M is ";
+    case AUTOGEMM_INVALID_N: return "N is ";
+    case AUTOGEMM_INVALID_K: return "K is ";
+    case AUTOGEMM_INVALID_LDA: return "lda is ";
+    case AUTOGEMM_INVALID_LDB: return "ldb is ";
+    case AUTOGEMM_INVALID_LDC: return "ldc is ";
+    case AUTOGEMM_NULL_A: return "A is NULL";
+    case AUTOGEMM_NULL_B: return "B is NULL";
+    case AUTOGEMM_NULL_C: return "C is NULL";
+  }
+  return "?";
+}
+
 class CApiCombo : public ::testing::TestWithParam<Combo> {};
 
 TEST_P(CApiCombo, ArgumentErrorsInReferenceBlasOrder) {
   for (const agtest::Case& tc : agtest::validation_cases(GetParam())) {
     SCOPED_TRACE(tc.what);
     const autogemm_status st = sgemm(tc.call);
+    const std::string detail = autogemm_last_error();
     if (tc.expect != agtest::kValid) {
       EXPECT_EQ(st, tc.expect) << autogemm_status_string(st);
+      EXPECT_EQ(detail.rfind(detail_start(tc.expect), 0), 0u) << detail;
     } else if (agtest::expect_quick(tc.call)) {
       EXPECT_EQ(st, AUTOGEMM_SUCCESS) << autogemm_status_string(st);
+      EXPECT_EQ(detail, "");
     } else {
       expect_needs_device(st);
+      EXPECT_NE(detail, "");
     }
   }
 }
@@ -186,6 +217,200 @@ TEST(CApi, StatusStringsAreNonEmptyAndDistinct) {
   const char* unknown = autogemm_status_string(autogemm_status(999));
   ASSERT_NE(unknown, nullptr);
   EXPECT_EQ(seen.count(unknown), 0u);
+}
+
+// ---- autogemm_last_error --------------------------------------------------------
+
+/// A call that fails validation: row-major NN 8x8x8 with lda 7.
+autogemm_status fail_lda() {
+  Call c = agtest::valid_call(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 8, 8, 8);
+  c.lda = 7;
+  return sgemm(c);
+}
+
+autogemm_status quick_success() {
+  return sgemm(agtest::valid_call(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 0, 8, 8));
+}
+
+TEST(CApiLastError, EmptyOnAThreadThatNeverCalled) {
+  std::string seen = "unset";
+  const char* ptr = nullptr;
+  std::thread([&] {
+    ptr = autogemm_last_error();
+    seen = ptr ? ptr : "(null)";
+  }).join();
+  EXPECT_NE(ptr, nullptr);
+  EXPECT_EQ(seen, "");
+}
+
+TEST(CApiLastError, SetOnFailureAndEmptiedOnSuccess) {
+  ASSERT_EQ(fail_lda(), AUTOGEMM_INVALID_LDA);
+  EXPECT_STREQ(autogemm_last_error(),
+               "lda is 7, but A is row-major and not transposed: lda must be at least max(1, K) = 8");
+  ASSERT_EQ(quick_success(), AUTOGEMM_SUCCESS);
+  EXPECT_STREQ(autogemm_last_error(), "");
+}
+
+TEST(CApiLastError, LeadingDimensionDetailsUseTheCallersTerms) {
+  // Column-major A transposed is stored K x M: its columns hold K elements.
+  Call c = agtest::valid_call(AUTOGEMM_COL_MAJOR, AUTOGEMM_TRANS, AUTOGEMM_NO_TRANS, 5, 7, 9);
+  c.lda = 8;
+  ASSERT_EQ(sgemm(c), AUTOGEMM_INVALID_LDA);
+  EXPECT_STREQ(autogemm_last_error(),
+               "lda is 8, but A is column-major and transposed: lda must be at least max(1, K) = 9");
+  // Row-major B transposed is stored N x K: rows of K.
+  c = agtest::valid_call(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_TRANS, 5, 7, 9);
+  c.ldb = 0;
+  ASSERT_EQ(sgemm(c), AUTOGEMM_INVALID_LDB);
+  EXPECT_STREQ(autogemm_last_error(),
+               "ldb is 0, but B is row-major and transposed: ldb must be at least max(1, K) = 9");
+  // Column-major C: columns of M; M = 0 still needs ldc >= 1.
+  c = agtest::valid_call(AUTOGEMM_COL_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 0, 7, 9);
+  c.ldc = 0;
+  ASSERT_EQ(sgemm(c), AUTOGEMM_INVALID_LDC);
+  EXPECT_STREQ(autogemm_last_error(), "ldc is 0, but C is column-major: ldc must be at least max(1, M) = 1");
+}
+
+TEST(CApiLastError, OtherDetailsNameTheValue) {
+  Call c = agtest::valid_call(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 8, 8, 8);
+  c.layout = autogemm_layout(999);
+  ASSERT_EQ(sgemm(c), AUTOGEMM_INVALID_LAYOUT);
+  EXPECT_NE(std::string(autogemm_last_error()).find("layout is 999"), std::string::npos) << autogemm_last_error();
+  c = agtest::valid_call(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 8, 8, 8);
+  c.k = INT_MIN;
+  ASSERT_EQ(sgemm(c), AUTOGEMM_INVALID_K);
+  EXPECT_NE(std::string(autogemm_last_error()).find(std::to_string(INT_MIN)), std::string::npos);
+  c = agtest::valid_call(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 8, 8, 8);
+  c.b = nullptr;
+  ASSERT_EQ(sgemm(c), AUTOGEMM_NULL_B);
+  EXPECT_EQ(std::string(autogemm_last_error()).rfind("B is NULL", 0), 0u) << autogemm_last_error();
+}
+
+TEST(CApiLastError, RunTimeFailuresSayWhy) {
+  const Call c = agtest::valid_call(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 8, 8, 8);
+  expect_needs_device(sgemm(c));
+  const std::string why = autogemm_last_error();
+  if (!driver_installed())
+    EXPECT_NE(why.find("libcuda.so.1"), std::string::npos) << why;
+  else
+    EXPECT_NE(why, "");
+}
+
+TEST(CApiLastError, LeftAloneByFunctionsWithoutAStatus) {
+  ASSERT_EQ(fail_lda(), AUTOGEMM_INVALID_LDA);
+  const char* before = autogemm_last_error();
+  const std::string text = before;
+  (void)autogemm_status_string(AUTOGEMM_INVALID_LDA);
+  (void)autogemm_version(nullptr, nullptr, nullptr);
+  autogemm_stats s;
+  autogemm_get_stats(&s);
+  EXPECT_EQ(autogemm_last_error(), before);
+  EXPECT_EQ(text, autogemm_last_error());
+}
+
+TEST(CApiLastError, IsPerThread) {
+  ASSERT_EQ(fail_lda(), AUTOGEMM_INVALID_LDA);
+  std::string other_before, other_after;
+  std::thread([&] {
+    other_before = autogemm_last_error();
+    Call c = agtest::valid_call(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, -3, 8, 8);
+    sgemm(c);
+    other_after = autogemm_last_error();
+  }).join();
+  EXPECT_EQ(other_before, "");
+  EXPECT_EQ(other_after, "M is -3; it must not be negative");
+  EXPECT_EQ(std::string(autogemm_last_error()).rfind("lda is 7", 0), 0u) << autogemm_last_error();
+}
+
+TEST(CApiLastError, DescribeSetsItToo) {
+  Call c = agtest::valid_call(AUTOGEMM_ROW_MAJOR, AUTOGEMM_TRANS, AUTOGEMM_NO_TRANS, 8, 8, 8);
+  c.ldc = 3;
+  char buf[64];
+  ASSERT_EQ(autogemm_describe(c.layout, c.ta, c.tb, c.m, c.n, c.k, c.a, c.lda, c.b, c.ldb, c.c, c.ldc,
+                              buf, sizeof buf),
+            AUTOGEMM_INVALID_LDC);
+  EXPECT_EQ(std::string(autogemm_last_error()).rfind("ldc is 3", 0), 0u) << autogemm_last_error();
+  ASSERT_EQ(quick_success(), AUTOGEMM_SUCCESS);
+  autogemm_plan_info info;
+  ASSERT_EQ(autogemm_describe_plan(c.layout, c.ta, c.tb, c.m, c.n, c.k, c.a, c.lda, c.b, c.ldb, c.c,
+                                   c.ldc, &info),
+            AUTOGEMM_INVALID_LDC);
+  EXPECT_EQ(std::string(autogemm_last_error()).rfind("ldc is 3", 0), 0u) << autogemm_last_error();
+}
+
+TEST(CApiLastError, InitOnAnUnusableFileSaysWhichAndWhy) {
+  char name[] = "/tmp/autogemm-c-api-XXXXXX";
+  const int fd = mkstemp(name);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  std::ofstream(name, std::ios::trunc) << "not a database\n";
+  EXPECT_EQ(autogemm_init(name), AUTOGEMM_CACHE_ERROR);
+  const std::string why = autogemm_last_error();
+  EXPECT_EQ(why.rfind(std::string("tuning cache ") + name + ": ", 0), 0u) << why;
+  EXPECT_EQ(autogemm_init("/nonexistent-dir/autogemm-c-api.db"), AUTOGEMM_SUCCESS);
+  EXPECT_STREQ(autogemm_last_error(), "");
+  std::remove(name);
+}
+
+// ---- version ---------------------------------------------------------------------
+
+TEST(CApiVersion, MacrosAgree) {
+  EXPECT_EQ(AUTOGEMM_VERSION,
+            AUTOGEMM_VERSION_MAJOR * 10000 + AUTOGEMM_VERSION_MINOR * 100 + AUTOGEMM_VERSION_PATCH);
+  EXPECT_LT(AUTOGEMM_VERSION_MINOR, 100);
+  EXPECT_LT(AUTOGEMM_VERSION_PATCH, 100);
+}
+
+TEST(CApiVersion, LibraryReportsTheHeadersVersion) {
+  int major = -1, minor = -1, patch = -1;
+  EXPECT_EQ(autogemm_version(&major, &minor, &patch), AUTOGEMM_VERSION);
+  EXPECT_EQ(major, AUTOGEMM_VERSION_MAJOR);
+  EXPECT_EQ(minor, AUTOGEMM_VERSION_MINOR);
+  EXPECT_EQ(patch, AUTOGEMM_VERSION_PATCH);
+  EXPECT_EQ(autogemm_version(nullptr, nullptr, nullptr), AUTOGEMM_VERSION);
+}
+
+// CMake names the library file after project(autogemm VERSION ...):
+// libautogemm.so.<major>.<minor>.<patch>. The header's macros must say the same.
+TEST(CApiVersion, HeaderMatchesTheCMakeProjectVersion) {
+  Dl_info info{};
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(&autogemm_version), &info), 0);
+  ASSERT_NE(info.dli_fname, nullptr);
+  char* real = realpath(info.dli_fname, nullptr);
+  ASSERT_NE(real, nullptr) << info.dli_fname;
+  const std::string file = real;
+  std::free(real);
+  const std::string want = "/libautogemm.so." + std::to_string(AUTOGEMM_VERSION_MAJOR) + "." +
+                           std::to_string(AUTOGEMM_VERSION_MINOR) + "." +
+                           std::to_string(AUTOGEMM_VERSION_PATCH);
+  ASSERT_GE(file.size(), want.size()) << file;
+  EXPECT_EQ(file.substr(file.size() - want.size()), want) << file;
+}
+
+// ---- autogemm_describe_plan ------------------------------------------------------
+
+TEST(CApiDescribePlan, ValidatesLikeSgemmAndWritesNothingOnFailure) {
+  for (const Combo& cb : agtest::all_combos())
+    for (const agtest::Case& tc : agtest::validation_cases(cb)) {
+      SCOPED_TRACE(agtest::combo_name(cb) + " " + tc.what);
+      const Call& c = tc.call;
+      autogemm_plan_info info;
+      std::memset(&info, 0x5A, sizeof info);
+      const autogemm_status st = autogemm_describe_plan(c.layout, c.ta, c.tb, c.m, c.n, c.k, c.a, c.lda, c.b,
+                                                        c.ldb, c.c, c.ldc, &info);
+      if (tc.expect != agtest::kValid)
+        EXPECT_EQ(st, tc.expect) << autogemm_status_string(st);
+      else
+        expect_needs_device(st);
+      const unsigned char* bytes = reinterpret_cast<const unsigned char*>(&info);
+      size_t touched = 0;
+      for (size_t i = 0; i < sizeof info; ++i) touched += bytes[i] != 0x5A;
+      EXPECT_EQ(touched, 0u);
+      // A NULL output is allowed: the status alone is the answer.
+      EXPECT_EQ(autogemm_describe_plan(c.layout, c.ta, c.tb, c.m, c.n, c.k, c.a, c.lda, c.b, c.ldb, c.c,
+                                       c.ldc, nullptr),
+                st);
+    }
 }
 
 }  // namespace

@@ -145,77 +145,25 @@ TEST(LibCacheFaults, ValidCacheIsReadSilently) {
   expect_accepted(db);
 }
 
-TEST(LibCacheFaults, CorruptFileWithFlippedBytes) {
+// The catalogue of damaged files (tests/support/cache_fault_files.h), which the
+// store's and gemm_tune's suites iterate too. The library opens read-only: each
+// file is refused as its read-only outcome says, with one warning, or read
+// silently; either way it is left as it was.
+class LibCatalogued : public ::testing::TestWithParam<DamagedFile> {};
+
+TEST_P(LibCatalogued, RefusedWithOneWarningOrReadSilently) {
+  const DamagedFile& f = GetParam();
   TempDir dir;
-  const std::string db = dir.file("flipped.db");
-  make_valid_cache(db);
-  auto bytes = read_bytes(db);
-  ASSERT_GT(bytes.size(), 8 * 4096u);
-  for (size_t p = 2; p * 4096 < bytes.size(); p += 3) bytes[p * 4096 + 3] ^= 0x5a;  // cell counts
-  write_bytes(db, bytes);
-  expect_refused(db, "is corrupt");
-  auto magic = read_bytes(db);
-  magic[5] ^= 0x20;  // "SQLite format 3"
-  write_bytes(db, magic);
-  expect_refused(db, "is not a database");
+  const std::string db = dir.file(std::string(f.name) + ".db");
+  f.make(db);
+  if (f.read_only.refused)
+    expect_refused(db, f.read_only.reason);
+  else
+    expect_accepted(db);
 }
 
-TEST(LibCacheFaults, TruncatedFile) {
-  TempDir dir;
-  const std::string full = dir.file("full.db");
-  make_valid_cache(full);
-  const auto bytes = read_bytes(full);
-  const std::string half = dir.file("half.db");
-  write_bytes(half, std::vector<char>(bytes.begin(), bytes.begin() + long(bytes.size() / 2)));
-  expect_refused(half, "corrupt");
-  const std::string header_only = dir.file("header_only.db");
-  write_bytes(header_only, std::vector<char>(bytes.begin(), bytes.begin() + 60));
-  expect_refused(header_only, "is not a database");
-}
-
-TEST(LibCacheFaults, ZeroByteFile) {
-  TempDir dir;
-  const std::string db = dir.file("zero.db");
-  write_bytes(db, {});
-  expect_refused(db, "is an empty database");
-  EXPECT_EQ(fs::file_size(db), 0u);
-}
-
-TEST(LibCacheFaults, NotAnSqliteFile) {
-  TempDir dir;
-  const std::string db = dir.file("notes.txt");
-  std::string text;
-  for (int i = 0; i < 200; ++i) text += "line " + std::to_string(i) + " of somebody's notes\n";
-  write_bytes(db, {text.begin(), text.end()});
-  expect_refused(db, "is not a database (no SQLite header)");
-}
-
-TEST(LibCacheFaults, AnotherApplicationsSqliteFile) {
-  TempDir dir;
-  const std::string db = dir.file("places.sqlite");
-  raw_sql(db, "CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT);"
-              "INSERT INTO moz_places (url) VALUES ('https://example.org')");
-  expect_refused(db, "another program");
-  const std::string tagged = dir.file("tagged.sqlite");
-  raw_sql(tagged, "PRAGMA application_id = 305419896; CREATE TABLE t (x); INSERT INTO t VALUES (1)");
-  expect_refused(tagged, "another program (application_id 0x12345678)");
-}
-
-TEST(LibCacheFaults, NewerSchemaVersion) {
-  TempDir dir;
-  const std::string db = dir.file("newer.db");
-  make_valid_cache(db);
-  raw_sql(db, "PRAGMA user_version = " + std::to_string(TuningCache::schema_version() + 1));
-  expect_refused(db, "was written by a newer autogemm");
-}
-
-// Only a read-write open (gemm_tune) migrates; the library says so and goes on.
-TEST(LibCacheFaults, OlderSchemaIsNotMigratedReadOnly) {
-  TempDir dir;
-  const std::string db = dir.file("v1.db");
-  raw_sql(db, kVersion1);
-  expect_refused(db, "cannot be migrated read-only");
-}
+INSTANTIATE_TEST_SUITE_P(DamagedFiles, LibCatalogued, ::testing::ValuesIn(damaged_files()),
+                         damaged_file_name);
 
 // The library only reads: a read-only file is fine.
 TEST(LibCacheFaults, ReadOnlyFileIsRead) {

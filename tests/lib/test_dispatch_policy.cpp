@@ -1,5 +1,5 @@
 // Dispatch policy without a GPU: usable_winners(), choose_config(),
-// default_config().
+// default_config(), with winners of several kernel families.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -12,18 +12,17 @@
 namespace {
 
 using autogemm::KernelConfig;
-using autogemm::KernelKind;
 using autogemm::PlanSource;
 using autogemm::Problem;
 using autogemm::ShapeKey;
+using autogemm::TiledParams;
 using autogemm::TunedEntry;
 
 KernelConfig tiled(int bm, int bn, int bk, int tm, int tn, int vec, int sk, bool ta, bool tb) {
-  KernelConfig c;
-  c.kind = KernelKind::Tiled;
-  c.bm = bm, c.bn = bn, c.bk = bk, c.tm = tm, c.tn = tn;
-  c.wc = 8, c.vec = vec, c.split_k = sk, c.swizzle = 4;
-  c.trans_a = ta, c.trans_b = tb;
+  TiledParams t;
+  t.bm = bm, t.bn = bn, t.bk = bk, t.tm = tm, t.tn = tn;
+  t.wc = 8, t.vec = vec, t.split_k = sk, t.swizzle = 4;
+  const KernelConfig c(t, ta, tb);
   std::string why;
   EXPECT_TRUE(c.is_valid(&why)) << c.to_string() << ": " << why;
   return c;
@@ -40,8 +39,10 @@ Problem problem(int64_t m, int64_t n, int64_t k, bool ta = false, bool tb = fals
   return p;
 }
 
-TunedEntry entry(int64_t m, int64_t n, int64_t k, const KernelConfig& c, bool aligned = true) {
-  return TunedEntry{ShapeKey{m, n, k, c.trans_a, c.trans_b, aligned}, c, 100.0};
+const TiledParams& tp(const KernelConfig& c) { return c.get<TiledParams>(); }
+
+TunedEntry entry(int64_t m, int64_t n, int64_t k, const KernelConfig& c, bool aligned = true, double ms = 1.0) {
+  return TunedEntry{ShapeKey{m, n, k, c.trans_a, c.trans_b, aligned}, c, 100.0, ms};
 }
 
 // ---- choose_config -----------------------------------------------------------
@@ -61,6 +62,25 @@ TEST(ChooseConfig, ExactHit) {
   const auto choice = autogemm::choose_config(problem(1024, 512, 256), w);
   EXPECT_EQ(choice.source, PlanSource::Exact);
   EXPECT_EQ(choice.config, exact);
+}
+
+// Winners are kept per family: an exact shape may have one of each, and the
+// fastest of them runs, whichever family it is.
+TEST(ChooseConfig, ExactHitTakesTheFastestFamilysWinner) {
+  const KernelConfig t = tiled(128, 64, 16, 8, 4, 4, 1, false, false);
+  const KernelConfig g = KernelConfig::generic(false, false);
+  const Problem p = problem(1024, 512, 256);
+  auto choice = autogemm::choose_config(p, {entry(1024, 512, 256, t, true, 2.0), entry(1024, 512, 256, g, true, 9.0)});
+  EXPECT_EQ(choice.source, PlanSource::Exact);
+  EXPECT_EQ(choice.config, t);
+  choice = autogemm::choose_config(p, {entry(1024, 512, 256, t, true, 2.0), entry(1024, 512, 256, g, true, 1.5)});
+  EXPECT_EQ(choice.source, PlanSource::Exact);
+  EXPECT_EQ(choice.config, g);
+  // Two winners at the same distance: the faster one is borrowed.
+  choice = autogemm::choose_config(problem(2048, 512, 256),
+                                   {entry(1024, 512, 256, t, true, 2.0), entry(1024, 512, 256, g, true, 1.5)});
+  EXPECT_EQ(choice.source, PlanSource::Nearest);
+  EXPECT_EQ(choice.config, g);
 }
 
 TEST(ChooseConfig, NearestByLogDistanceNotLinearDistance) {
@@ -92,7 +112,7 @@ TEST(ChooseConfig, VectorWinnerIsNeverUsedForAnUnalignedProblem) {
   // Only vec=4 winners, one at the very same M, N, K: the default (vec=1).
   auto choice = autogemm::choose_config(p, {entry(1000, 1000, 1000, v4), entry(999, 1000, 1000, v4)});
   EXPECT_EQ(choice.source, PlanSource::Default);
-  EXPECT_EQ(choice.config.vec, 1);
+  EXPECT_EQ(tp(choice.config).vec, 1);
   EXPECT_TRUE(choice.config.can_implement(p));
   // A farther vec=1 winner is preferred over a nearer vec=4 one.
   choice = autogemm::choose_config(p, {entry(1000, 1000, 1000, v4), entry(8000, 8000, 8000, v1)});
@@ -101,7 +121,7 @@ TEST(ChooseConfig, VectorWinnerIsNeverUsedForAnUnalignedProblem) {
   // Even a (corrupt) row keyed as unaligned but holding a vec=4 config.
   choice = autogemm::choose_config(p, {entry(1000, 1000, 1000, v4, /*aligned=*/false)});
   EXPECT_EQ(choice.source, PlanSource::Default);
-  EXPECT_EQ(choice.config.vec, 1);
+  EXPECT_EQ(tp(choice.config).vec, 1);
 }
 
 TEST(ChooseConfig, UnalignedWinnerMayServeAnAlignedProblemOfTheSameShape) {
@@ -148,7 +168,7 @@ TEST(ChooseConfig, SplitKWinnerOverTheWorkspaceLimitIsSkipped) {
   EXPECT_EQ(choice.config, sk16);
   choice = autogemm::choose_config(p, {entry(2048, 2048, 65536, sk17)});
   EXPECT_EQ(choice.source, PlanSource::Default);
-  EXPECT_EQ(choice.config.split_k, 1);
+  EXPECT_EQ(tp(choice.config).split_k, 1);
   // A nearest split-K winner is judged on this problem's workspace, too.
   const KernelConfig sk64 = tiled(64, 64, 8, 4, 4, 4, 64, false, false);
   const KernelConfig sk2 = tiled(64, 64, 8, 4, 4, 4, 2, false, false);
@@ -188,18 +208,22 @@ TEST(DefaultConfig, ImplementsManyRandomProblems) {
 }
 
 TEST(DefaultConfig, AlignedProblemsGetVectorAccessUnalignedDoNot) {
-  EXPECT_EQ(autogemm::default_config(problem(4096, 4096, 4096, false, false, true)).vec, 4);
-  EXPECT_EQ(autogemm::default_config(problem(4096, 4096, 4096, false, false, false)).vec, 1);
+  EXPECT_EQ(tp(autogemm::default_config(problem(4096, 4096, 4096, false, false, true))).vec, 4);
+  EXPECT_EQ(tp(autogemm::default_config(problem(4096, 4096, 4096, false, false, false))).vec, 1);
 }
 
 // ---- usable_winners ------------------------------------------------------------
 
-autogemm::WinnerRecord record(ShapeKey s, const std::string& cfg, const std::string& hash) {
+/// A stored winner; its family is the config's first word unless given.
+autogemm::WinnerRecord record(ShapeKey s, const std::string& cfg, const std::string& hash,
+                              const char* family = nullptr) {
   autogemm::WinnerRecord w;
   w.shape = s;
+  w.family = family ? family : cfg.substr(0, cfg.find(' '));
   w.config = cfg;
   w.template_hash = hash;
   w.gflops = 1234.5;
+  w.median_ms = 0.25;
   return w;
 }
 
@@ -214,22 +238,30 @@ TEST(UsableWinners, KeepsGoodRowsDropsBadOnes) {
       record(s, good.to_string(), th),                               // kept
       record(ShapeKey{64, 64, 64, true, false, false}, gen.to_string(), gh),  // kept
       record(s, "tiled bm=128", th),                                 // missing fields
-      record(s, "garbage", th),                                      // unknown kind
+      record(s, "garbage", th),                                      // unknown family
       record(s, "", th),                                             // empty
       record(s, good.to_string() + " extra=1", th),                  // unknown field
       record(s, "tiled bm=48 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=1", th),  // range
       record(s, good.to_string(), gh),                               // hash of another template
       record(s, good.to_string(), std::string(64, '0')),             // stale
       record(s, good.to_string(), ""),                               // no hash
+      record(s, good.to_string(), th, "generic"),                    // not of its row's family
+      record(s, good.to_string(), th, ""),                           // no family
+      record(s, gen.to_string(), gh, "tiled"),                       // not of its row's family
       record(ShapeKey{0, 256, 256, false, true, true}, good.to_string(), th),
       record(ShapeKey{256, -1, 256, false, true, true}, good.to_string(), th),
       record(ShapeKey{256, 256, 0, false, true, true}, good.to_string(), th),
   };
-  const auto out = autogemm::usable_winners(rows);
+  std::vector<autogemm::WinnerRecord> all = rows;
+  // A winner without a time cannot be ranked against another family's.
+  all.push_back(record(s, good.to_string(), th));
+  all.back().median_ms = 0;
+  const auto out = autogemm::usable_winners(all);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].config, good);
   EXPECT_EQ(out[0].shape, s);
   EXPECT_DOUBLE_EQ(out[0].gflops, 1234.5);
+  EXPECT_DOUBLE_EQ(out[0].median_ms, 0.25);
   EXPECT_EQ(out[1].config, gen);
 }
 

@@ -94,6 +94,7 @@ class GpuLarge : public testing::GpuTest {
       const KernelConfig g = KernelConfig::generic(p.trans_a, p.trans_b);
       WinnerRecord w;
       w.shape = p.key();
+      w.family = g.family().name();
       w.config = g.to_string();
       w.template_hash = template_hash(g);
       w.median_ms = 1, w.gflops = 1, w.tuned_at = 1;

@@ -123,8 +123,9 @@ TEST_F(GpuSgemm, DispatchExactNearestAndDefault) {
     auto cache = TuningCache::open(db, TuningCache::Mode::ReadWrite);
     WinnerRecord w;
     w.shape = ShapeKey{512, 512, 512, false, false, true};
+    w.family = "tiled";
     w.config = "tiled bm=64 bn=64 bk=16 tm=4 tn=4 wc=8 vec=4 sk=1 sw=1 ta=0 tb=0";
-    w.template_hash = KernelTemplate::for_kind(KernelKind::Tiled).hash();
+    w.template_hash = TiledFamily::instance().source().hash();
     w.median_ms = 1, w.gflops = 100, w.tuned_at = 1;
     ASSERT_TRUE(cache->record_winner(dev_.key(), w, TuningCost{}));
   }
@@ -157,9 +158,10 @@ TEST_F(GpuSgemm, SplitKPlansShareOneStreamWorkspaceAcrossShapes) {
   const std::string db = std::string(dir_template) + "/t.db";
   {
     auto cache = TuningCache::open(db, TuningCache::Mode::ReadWrite);
-    const std::string hash = KernelTemplate::for_kind(KernelKind::Tiled).hash();
+    const std::string hash = TiledFamily::instance().source().hash();
     WinnerRecord a;
     a.shape = ShapeKey{64, 64, 4096, false, false, true};
+    a.family = "tiled";
     a.config = "tiled bm=16 bn=16 bk=16 tm=2 tn=2 wc=4 vec=4 sk=8 rd=0 sw=1 ta=0 tb=0";
     a.template_hash = hash, a.median_ms = 1, a.gflops = 1, a.tuned_at = 1;
     WinnerRecord b = a;

@@ -66,9 +66,9 @@ TEST(SizeLimits, DefaultConfigOfHugeProblemsImplementsThemWithoutSplitK) {
 }
 
 TEST(SizeLimits, SplitKIsRefusedWhenItsTileCountersWouldOverflow) {
-  KernelConfig c;
-  c.kind = KernelKind::Tiled;
-  c.bm = 64, c.bn = 64, c.bk = 8, c.tm = 4, c.tn = 4, c.wc = 8, c.vec = 4, c.split_k = 4, c.swizzle = 1;
+  TiledParams t;
+  t.bm = 64, t.bn = 64, t.bk = 8, t.tm = 4, t.tn = 4, t.wc = 8, t.vec = 4, t.split_k = 4, t.swizzle = 1;
+  const KernelConfig c(t, false, false);
   ASSERT_TRUE(c.is_valid());
   EXPECT_TRUE(c.can_implement(make_problem(AUTOGEMM_ROW_MAJOR, false, false, 4096, 4096, 4096, true)));
   // 50000^2 / 64^2 tiles > the 65536 counters: split-K must not be used (it would also need 40 GB of workspace).
@@ -83,13 +83,15 @@ TEST(SizeLimits, LaunchGridCountsEveryTileWithoutWrapping) {
   for (const Case& s : cases) {
     const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, false, false, s.m, s.n, 8, true);
     const KernelConfig g = KernelConfig::generic(false, false);
-    const LaunchGeometry gg = KernelTemplate::for_kind(KernelKind::Generic).geometry(g, p);
+    const LaunchGeometry gg = g.family().geometry(g, p);
     const int64_t generic_tiles = ((s.m + 15) / 16) * ((s.n + 15) / 16);
     EXPECT_EQ(int64_t(gg.grid_x), generic_tiles) << p.to_string();
     EXPECT_LE(generic_tiles, int64_t(INT_MAX)) << "CUDA grids hold at most 2^31-1 blocks in x";
     const KernelConfig d = default_config(p);
-    const LaunchGeometry dg = KernelTemplate::for_kind(KernelKind::Tiled).geometry(d, p);
-    EXPECT_EQ(int64_t(dg.grid_x), ((s.m + d.bm - 1) / d.bm) * ((s.n + d.bn - 1) / d.bn)) << p.to_string();
+    ASSERT_TRUE(d.is<TiledParams>()) << d.to_string() << ": the tiled family provides the built-in default";
+    const TiledParams& t = d.get<TiledParams>();
+    const LaunchGeometry dg = d.family().geometry(d, p);
+    EXPECT_EQ(int64_t(dg.grid_x), ((s.m + t.bm - 1) / t.bm) * ((s.n + t.bn - 1) / t.bn)) << p.to_string();
   }
 }
 

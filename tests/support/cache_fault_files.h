@@ -1,7 +1,8 @@
-// Damaged, foreign and locked cache files for the fault tests of the library
-// (tests/lib/test_cache_faults.cpp) and of gemm_tune
-// (tests/tools/test_gemm_tune_cache_faults.cpp): file helpers, a schema
-// version 1 file, child-process options and permission helpers.
+// Damaged, foreign and locked cache files for the fault tests of the store
+// (tests/cache/test_refusal.cpp), the library (tests/lib/test_cache_faults.cpp)
+// and gemm_tune (tests/tools/test_gemm_tune_cache_faults.cpp): file helpers, a
+// schema version 1 file, child-process options, permission helpers, and the one
+// catalogue of damaged files all three iterate (damaged_files(), at the end).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -15,9 +16,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -57,23 +60,29 @@ class TempDir {
   std::string path_;
 };
 
-// A valid, current cache with some rows (its -wal is checkpointed away on close).
+// A valid, current cache with some pages of rows: 300 trials of 512x512x512
+// (every third crashed), 50 winners ((16 i)x64x64, config "tiled cfg", hash
+// "hash1") and a 20000-byte cubin. Its -wal is checkpointed away on close.
 inline void make_valid_cache(const std::string& path) {
   auto cache = TuningCache::open(path, TuningCache::Mode::ReadWrite);
   const autogemm::DeviceKey dev{"NVIDIA H200", 9, 0, 132, 13000, 13000};
   std::vector<autogemm::TrialRecord> trials;
-  for (int i = 0; i < 200; ++i)
-    trials.push_back({"config_" + std::to_string(i), autogemm::TrialStatus::Ok, 1.0 + i, 0.01,
-                      10.0 * i, std::string(100, 'a' + i % 26)});
-  cache->record_trials(dev, {512, 512, 512, false, false, true}, "hash1", trials);
-  for (int i = 1; i <= 40; ++i) {
+  for (int i = 0; i < 300; ++i)
+    trials.push_back({"tiled config_" + std::to_string(i),
+                      i % 3 ? autogemm::TrialStatus::Ok : autogemm::TrialStatus::Crashed, 1.0 + i,
+                      0.01, 100.0 * i, std::string(100, char('a' + i % 26))});
+  cache->record_trials(dev, {512, 512, 512, false, false, true}, "tiled", "hash1", trials);
+  for (int i = 1; i <= 50; ++i) {
     autogemm::WinnerRecord w;
     w.shape = {i * 16, 64, 64, false, false, true};
-    w.config = "cfg";
+    w.family = "tiled";
+    w.config = "tiled cfg";
     w.template_hash = "hash1";
     w.median_ms = 1;
+    w.spread_ms = 0.01;
     cache->record_winner(dev, w, {1, 0.1, 0.2, "exhaustive"});
   }
+  cache->store_cubin({"hash1", "tiled cfg", "sm_90", 13000}, std::vector<char>(20000, 'c'));
 }
 
 // Schema version 1 as released (tests/support/sqlite_files.h), with rows.
@@ -239,5 +248,125 @@ class LockHolder {
   int release_ = -1;
   bool locked_ = false;
 };
+
+// --- the catalogue of damaged files ------------------------------------------
+
+/// What opening a catalogued file in one mode must do.
+struct FaultOutcome {
+  bool refused = true;
+  const char* reason = "";  ///< a fragment of the one-sentence CacheError, when refused
+};
+
+/// One damaged, foreign or odd cache file: how to make it, and what a read-only
+/// open (the library) and a read-write open (gemm_tune) of it must do. A
+/// refused file is never changed. `in_pages`: only SQLite can see the damage,
+/// so it opens the file, and a read-only open of a WAL-mode file may leave
+/// -wal/-shm side files behind (it cannot remove them).
+struct DamagedFile {
+  const char* name;  ///< letters, digits and '_' (a test name)
+  void (*make)(const std::string& path);
+  FaultOutcome read_only;
+  FaultOutcome read_write;
+  bool in_pages = false;
+};
+
+inline void PrintTo(const DamagedFile& f, std::ostream* os) { *os << f.name; }
+
+/// For INSTANTIATE_TEST_SUITE_P(..., ValuesIn(damaged_files()), damaged_file_name).
+inline std::string damaged_file_name(const ::testing::TestParamInfo<DamagedFile>& info) {
+  return info.param.name;
+}
+
+namespace damage {
+
+// A valid cache with its bytes changed by `edit`.
+template <typename Edit>
+void edited_cache(const std::string& path, Edit edit) {
+  make_valid_cache(path);
+  auto bytes = read_bytes(path);
+  edit(bytes);
+  write_bytes(path, bytes);
+}
+
+// A valid cache cut to its first `keep` bytes (negative: all but the last -keep).
+template <long keep>
+void truncated(const std::string& path) {
+  edited_cache(path, [](std::vector<char>& b) { b.resize(keep >= 0 ? keep : b.size() + keep); });
+}
+
+inline void truncated_to_half(const std::string& path) {
+  edited_cache(path, [](std::vector<char>& b) { b.resize(b.size() / 2); });
+}
+inline void flipped_page_headers(const std::string& path) {
+  edited_cache(path, [](std::vector<char>& b) {  // the cell counts of every third page
+    for (size_t p = 2; p * 4096 < b.size(); p += 3) b[p * 4096 + 3] ^= 0x5a;
+  });
+}
+inline void flipped_header_magic(const std::string& path) {
+  edited_cache(path, [](std::vector<char>& b) { b[5] ^= 0x20; });  // "SQLite format 3"
+}
+inline void random_bytes(const std::string& path) {
+  std::vector<char> bytes(8192);
+  uint32_t x = 12345;
+  for (char& c : bytes) c = static_cast<char>((x = x * 1103515245u + 12345u) >> 24);
+  write_bytes(path, bytes);
+}
+inline void text_file(const std::string& path) {
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "line " + std::to_string(i) + " of somebody's notes\n";
+  write_bytes(path, {text.begin(), text.end()});
+}
+inline void foreign_tables(const std::string& path) {
+  raw_sql(path, "CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT);"
+                "INSERT INTO moz_places (url) VALUES ('https://example.org')");
+}
+inline void foreign_application_id(const std::string& path) {
+  raw_sql(path, "PRAGMA application_id = 305419896; CREATE TABLE t (x); INSERT INTO t VALUES (1)");
+}
+inline void our_id_without_version(const std::string& path) {
+  raw_sql(path, "PRAGMA application_id = 1095189837; CREATE TABLE t (x)");
+}
+inline void newer_schema(const std::string& path) {
+  make_valid_cache(path);
+  raw_sql(path, "PRAGMA user_version = " + std::to_string(TuningCache::schema_version() + 1));
+}
+inline void zero_bytes(const std::string& path) { write_bytes(path, {}); }
+inline void schema_version_1(const std::string& path) { raw_sql(path, kVersion1); }
+
+}  // namespace damage
+
+/// Every damaged file the fault suites iterate, once.
+inline const std::vector<DamagedFile>& damaged_files() {
+  using namespace damage;  // NOLINT: the makers above
+  auto both = [](const char* reason) { return FaultOutcome{true, reason}; };
+  static const std::vector<DamagedFile> files = {
+      {"flipped_page_headers", flipped_page_headers, both("is corrupt"), both("is corrupt"), true},
+      {"flipped_header_magic", flipped_header_magic, both("is not a database"),
+       both("is not a database")},
+      {"truncated_inside_the_header", truncated<60>, both("is not a database"),
+       both("is not a database")},
+      {"truncated_to_the_header", truncated<100>, both("corrupt"), both("corrupt"), true},
+      {"truncated_to_the_first_page", truncated<4096>, both("corrupt"), both("corrupt"), true},
+      {"truncated_to_half", truncated_to_half, both("corrupt"), both("corrupt"), true},
+      {"last_page_missing", truncated<-4096>, both("corrupt"), both("corrupt"), true},
+      {"random_bytes", random_bytes, both("is not a database"), both("is not a database")},
+      {"text_file", text_file, both("is not a database (no SQLite header)"),
+       both("is not a database (no SQLite header)")},
+      {"foreign_tables_without_application_id", foreign_tables, both("another program"),
+       both("another program")},
+      {"foreign_application_id", foreign_application_id,
+       both("another program (application_id 0x12345678)"),
+       both("another program (application_id 0x12345678)")},
+      {"our_application_id_without_a_version", our_id_without_version, both("damaged"),
+       both("damaged")},
+      {"newer_schema_version", newer_schema, both("was written by a newer autogemm"),
+       both("was written by a newer autogemm")},
+      // Not damaged, but unreadable as they are: a read-write open makes an
+      // empty file a new cache and migrates an old one.
+      {"zero_bytes", zero_bytes, both("is an empty database"), {false, ""}},
+      {"schema_version_1", schema_version_1, both("cannot be migrated read-only"), {false, ""}},
+  };
+  return files;
+}
 
 }  // namespace autogemm::testing

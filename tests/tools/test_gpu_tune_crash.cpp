@@ -9,11 +9,18 @@
 // The rounds kill it after a random delay (AUTOGEMM_CRASH_SEED=<n> replays a
 // sequence), then one run goes to completion, then a rerun must not measure
 // anything (the stored trial counts stay the same).
+//
+// Second test (issue 8): an exhaustive tuning SIGKILLed in the middle of its
+// one shape and run again keeps every trial measured before the kill (same
+// time, same timestamp: not measured again), measures only the rest, and
+// ends with the winner of an uninterrupted exhaustive run on the same build.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <sstream>
 #include <random>
 #include <set>
 #include <string>
@@ -130,6 +137,105 @@ TEST(GpuTuneCrash, KilledAtRandomPointsKeepsFinishedShapesAndResumes) {
   EXPECT_EQ(after.winners, full.winners);
   std::printf("[ crash    ] %d kills of gemm_tune (seed %u); %zu shapes stored before a kill; resume ok\n", kills,
               seed, stored.size());
+  if (std::system(("rm -rf " + dir).c_str()) != 0) std::printf("could not remove %s\n", dir.c_str());
+}
+
+// ---- exhaustive, killed mid-shape, resumed ----------------------------------
+
+const std::string kExhaustiveShape = "96x80x64";
+
+std::vector<std::string> exhaustive_argv(const std::string& db) {
+  return {GEMM_TUNE, "--device", "0", "--db", db, "--strategy", "exhaustive", "--shape", kExhaustiveShape};
+}
+
+/// The highest "done/total" of gemm_tune's progress lines for the shape.
+std::pair<size_t, size_t> progress_of(const std::string& err) {
+  std::pair<size_t, size_t> best{0, 0};
+  for (const std::string& l : text_lines(err)) {
+    const size_t at = l.find(kExhaustiveShape + " ");
+    if (at == std::string::npos) continue;
+    std::istringstream in(l.substr(at + kExhaustiveShape.size() + 1));
+    size_t d = 0, t = 0;
+    char slash = 0;
+    if (in >> d >> slash >> t && slash == '/' && d > best.first) best = {d, t};
+  }
+  return best;
+}
+
+struct StoredTrial {
+  double median_ms;
+  int64_t recorded_at;
+  autogemm::TrialStatus status;
+};
+
+std::map<std::string, StoredTrial> trials_of(const std::string& db) {
+  std::map<std::string, StoredTrial> out;
+  auto cache = autogemm::TuningCache::open(db, autogemm::TuningCache::Mode::ReadOnly);
+  for (const autogemm::DeviceKey& d : cache->load_devices())
+    for (const autogemm::TrialRow& r : cache->load_all_trials(d))
+      out[r.trial.config] = {r.trial.median_ms, r.recorded_at, r.trial.status};
+  return out;
+}
+
+/// The fastest verified trial of a store.
+std::string fastest(const std::map<std::string, StoredTrial>& trials) {
+  std::string best;
+  for (const auto& [config, t] : trials)
+    if (t.status == autogemm::TrialStatus::Ok && (best.empty() || t.median_ms < trials.at(best).median_ms)) best = config;
+  return best;
+}
+
+TEST(GpuTuneCrash, AnExhaustiveTuneKilledMidShapeResumesToTheSameWinner) {
+  std::string why;
+  if (!autogemm::gpu_available(&why)) GTEST_SKIP() << "no GPU on this machine: " << why;
+  const std::string dir = temp_dir();
+  const std::string db = dir + "/split.db", whole = dir + "/whole.db";
+  Child first(exhaustive_argv(db));
+  const ChildRun& r = first.run(600, [](const std::string&, const std::string& err) {
+    const auto [done, total] = progress_of(err);
+    return total > 0 && done * 10 >= total * 3;  // about a third measured
+  });
+  ASSERT_TRUE(r.killed) << "the exhaustive run ended before the kill:\n" << r.err;
+  const auto before = trials_of(db);
+  ASSERT_GT(before.size(), 10u) << r.err;
+
+  const ChildRun rest = run_child(exhaustive_argv(db), 600);
+  ASSERT_EQ(rest.exit_status, 0) << rest.err;
+  const auto after = trials_of(db);
+  for (const auto& [config, t] : before) {
+    ASSERT_EQ(after.count(config), 1u) << config << " was lost";
+    EXPECT_EQ(after.at(config).median_ms, t.median_ms) << config << " was measured again";
+    EXPECT_EQ(after.at(config).recorded_at, t.recorded_at) << config << " was measured again";
+  }
+  const auto [done, total] = progress_of(rest.err);
+  EXPECT_EQ(done, total);
+
+  const ChildRun once = run_child(exhaustive_argv(whole), 600);
+  ASSERT_EQ(once.exit_status, 0) << once.err;
+  const auto uninterrupted = trials_of(whole);
+  EXPECT_EQ(uninterrupted.size(), after.size()) << "both runs measure the same space";
+  auto cache = autogemm::TuningCache::open(db, autogemm::TuningCache::Mode::ReadOnly);
+  const std::string resumed_winner = fastest(after), whole_winner = fastest(uninterrupted);
+  ASSERT_FALSE(resumed_winner.empty());
+  // The stored winner is the fastest of all trials, those before the kill included.
+  const auto devs = cache->load_devices();
+  ASSERT_EQ(devs.size(), 1u);
+  const auto winners = cache->load_winners(devs[0]);
+  ASSERT_EQ(winners.size(), 1u);
+  EXPECT_EQ(winners[0].config, resumed_winner);
+  // Same winner as the uninterrupted run. Kernels of a few microseconds:
+  // where the two differ, each run must have timed the other's winner within
+  // 3 % of its own (a tie within noise), and the test says so.
+  if (resumed_winner != whole_winner) {
+    const double a = after.at(whole_winner).median_ms / after.at(resumed_winner).median_ms;
+    const double b = uninterrupted.at(resumed_winner).median_ms / uninterrupted.at(whole_winner).median_ms;
+    EXPECT_LT(a, 1.03) << resumed_winner << " vs " << whole_winner;
+    EXPECT_LT(b, 1.03) << resumed_winner << " vs " << whole_winner;
+    std::printf("[ resume   ] winners differ within noise: %s / %s (%.4f, %.4f)\n", resumed_winner.c_str(),
+                whole_winner.c_str(), a, b);
+  }
+  std::printf("[ resume   ] exhaustive %s: %zu of %zu trials kept across the kill; winner %s (uninterrupted: %s)\n",
+              kExhaustiveShape.c_str(), before.size(), after.size(), resumed_winner.c_str(), whole_winner.c_str());
   if (std::system(("rm -rf " + dir).c_str()) != 0) std::printf("could not remove %s\n", dir.c_str());
 }
 

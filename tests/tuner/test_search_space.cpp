@@ -1,14 +1,22 @@
-// SearchSpace: every candidate is valid, implements the problem, fits the
-// device limits, and the space adapts to the shape.
+// SearchSpace over the families: the union of the families' spaces in
+// registry order, the families a device may tune; then the tiled family's
+// space: every candidate is valid, implements the problem, fits the device
+// limits, and the space adapts to the shape. (The checks every family's
+// space must pass are in tests/kernel_templates/test_families.cpp.)
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <set>
+#include <stdexcept>
 
 #include "autogemm/search_space.h"
 #include "autogemm/tuner.h"
 
 namespace autogemm {
+
+// Failure messages show configs as their canonical text.
+[[maybe_unused]] static void PrintTo(const KernelConfig& c, std::ostream* os) { *os << c.to_string(); }
+
 namespace {
 
 Problem shape(const char* text) {
@@ -17,6 +25,59 @@ Problem shape(const char* text) {
   EXPECT_TRUE(parse_shape(text, &s, &err)) << err;
   return s.problem();
 }
+
+const TiledParams& tp(const KernelConfig& c) { return c.get<TiledParams>(); }
+
+/// The enumerated space, which must hold tiled configs only (the generic
+/// family is not tuned), as tiled parameters with their configs.
+std::vector<std::pair<KernelConfig, TiledParams>> tiled_space(const Problem& p, const SearchLimits& lim) {
+  std::vector<std::pair<KernelConfig, TiledParams>> out;
+  for (const KernelConfig& c : SearchSpace::enumerate(p, lim)) {
+    EXPECT_TRUE(c.is<TiledParams>()) << c.to_string();
+    if (c.is<TiledParams>()) out.emplace_back(c, tp(c));
+  }
+  return out;
+}
+
+DeviceInfo fake_sm90() {
+  DeviceInfo d;
+  d.name = "NVIDIA H200 (fake)";
+  d.cc_major = 9, d.cc_minor = 0;
+  d.sm_count = 132;
+  return d;
+}
+
+// ---- over the families ------------------------------------------------------------
+
+TEST(SearchSpace, IsTheFamiliesSpacesInRegistryOrder) {
+  const SearchLimits lim;
+  for (const char* text : {"127x257x509", "1x4096x4096:NT", "1024x1024x1024:TT"}) {
+    const Problem p = shape(text);
+    std::vector<KernelConfig> want;
+    for (const KernelFamily* f : all_families())
+      for (const KernelConfig& c : f->search_space(p, lim)) want.push_back(c);
+    EXPECT_EQ(SearchSpace::enumerate(p, lim), want) << text;
+    EXPECT_EQ(SearchSpace::enumerate(p, lim, all_families()), want) << text;
+    // One family alone gives its own space; none gives nothing.
+    EXPECT_EQ(SearchSpace::enumerate(p, lim, {&TiledFamily::instance()}),
+              TiledFamily::instance().search_space(p, lim));
+    EXPECT_TRUE(SearchSpace::enumerate(p, lim, {&GenericFamily::instance()}).empty()) << "generic is not tuned";
+    EXPECT_TRUE(SearchSpace::enumerate(p, lim, {}).empty());
+  }
+}
+
+TEST(TunableFamilies, NamedFamiliesThatRunOnTheDevice) {
+  const DeviceInfo dev = fake_sm90();
+  // Empty: the whole registry (every family runs on sm_90), in registry order.
+  EXPECT_EQ(tunable_families(dev, {}), all_families());
+  EXPECT_EQ(tunable_families(dev, {"tiled"}), std::vector<const KernelFamily*>{&TiledFamily::instance()});
+  // Registry order, whatever the order of the names.
+  EXPECT_EQ(tunable_families(dev, {"generic", "tiled"}), all_families());
+  EXPECT_THROW(tunable_families(dev, {"tiled", "nope"}), std::invalid_argument);
+  EXPECT_THROW(tunable_families(dev, {""}), std::invalid_argument);
+}
+
+// ---- the tiled family's space ---------------------------------------------------
 
 TEST(SearchSpace, EveryCandidateIsValidImplementsAndFitsLimits) {
   const SearchLimits lim;  // H100/H200-like defaults
@@ -29,14 +90,17 @@ TEST(SearchSpace, EveryCandidateIsValidImplementsAndFitsLimits) {
       std::string why;
       ASSERT_TRUE(c.is_valid(&why)) << c.to_string() << ": " << why;
       ASSERT_TRUE(c.can_implement(p)) << c.to_string() << " for " << p.to_string();
+      ASSERT_TRUE(c.is<TiledParams>()) << c.to_string();
+      const TiledParams& t = tp(c);
       ASSERT_LE(c.smem_bytes(), lim.max_smem) << c.to_string();
       ASSERT_GE(c.threads(), 64);
       ASSERT_LE(c.threads(), 512);
-      ASSERT_LE(SearchSpace::estimated_registers(c), 255) << c.to_string();
+      ASSERT_LE(TiledFamily::estimated_registers(t), 255) << c.to_string();
+      ASSERT_LE(int64_t(TiledFamily::estimated_registers(t)) * c.threads(), lim.regs_per_sm) << c.to_string();
       // Dispatch refuses bigger workspaces: the tuner must never pick one.
       ASSERT_LE(c.workspace_floats(p), KernelConfig::kMaxWorkspaceFloats) << c.to_string();
       // Large register-tile bodies get a partly unrolled twin; nothing else.
-      if (c.k_unroll) ASSERT_GT(c.tm * c.tn * c.bk, 1024) << c.to_string();
+      if (t.k_unroll) ASSERT_GT(t.tm * t.tn * t.bk, 1024) << c.to_string();
       ASSERT_TRUE(seen.insert(c.to_string()).second) << "duplicate " << c.to_string();
       // KernelConfig text survives the cache round trip.
       auto back = KernelConfig::parse(c.to_string());
@@ -56,13 +120,13 @@ TEST(SearchSpace, SmallerSharedMemoryLimitPrunesBigTiles) {
 
 TEST(SearchSpace, SplitKOnlyWhenTilesCannotFillTheGpuOrTheLastWave) {
   const SearchLimits lim;
-  for (const KernelConfig& c : SearchSpace::enumerate(shape("8192x8192x8192"), lim)) EXPECT_EQ(c.split_k, 1);
+  for (const auto& [c, t] : tiled_space(shape("8192x8192x8192"), lim)) EXPECT_EQ(t.split_k, 1) << c.to_string();
   bool any_split = false;
   const Problem skinny = shape("16x4096x4096");
-  for (const KernelConfig& c : SearchSpace::enumerate(skinny, lim)) {
-    if (c.split_k > 1) {
+  for (const auto& [c, t] : tiled_space(skinny, lim)) {
+    if (t.split_k > 1) {
       any_split = true;
-      EXPECT_GE(skinny.k / c.split_k, 4 * c.bk) << c.to_string();
+      EXPECT_GE(skinny.k / t.split_k, 4 * t.bk) << c.to_string();
     }
   }
   EXPECT_TRUE(any_split);
@@ -73,43 +137,43 @@ TEST(SearchSpace, SplitKAgainstAPartialLastWave) {
   const SearchLimits lim;
   const Problem p = shape("3000x3000x3000");
   bool any_split = false;
-  for (const KernelConfig& c : SearchSpace::enumerate(p, lim)) {
-    if (c.split_k == 1) continue;
+  for (const auto& [c, t] : tiled_space(p, lim)) {
+    if (t.split_k == 1) continue;
     any_split = true;
-    EXPECT_LE(c.split_k, 4) << c.to_string();
-    const int64_t tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
-    const double waves = double(tiles) / (lim.sm_count * SearchSpace::blocks_per_sm(c, lim));
+    EXPECT_LE(t.split_k, 4) << c.to_string();
+    const int64_t tiles = ((p.m + t.bm - 1) / t.bm) * ((p.n + t.bn - 1) / t.bn);
+    const double waves = double(tiles) / (lim.sm_count * TiledFamily::blocks_per_sm(t, lim));
     EXPECT_LT(waves - std::floor(waves), 0.75) << c.to_string();
   }
   EXPECT_TRUE(any_split);
   // 4096^3 with 128x128 tiles: 1024 tiles on 2 x 132 slots, last wave 88% full.
-  for (const KernelConfig& c : SearchSpace::enumerate(shape("4096x4096x4096"), lim))
-    if (c.bm == 128 && c.bn == 128) EXPECT_EQ(c.split_k, 1) << c.to_string();
+  for (const auto& [c, t] : tiled_space(shape("4096x4096x4096"), lim))
+    if (t.bm == 128 && t.bn == 128) EXPECT_EQ(t.split_k, 1) << c.to_string();
 }
 
 TEST(SearchSpace, FourStagesOnlyForSkinnyProblems) {
   const SearchLimits lim;
-  for (const KernelConfig& c : SearchSpace::enumerate(shape("2048x2048x2048"), lim)) EXPECT_NE(c.stages, 4);
+  for (const auto& [c, t] : tiled_space(shape("2048x2048x2048"), lim)) EXPECT_NE(t.stages, 4) << c.to_string();
   bool four = false;
-  for (const KernelConfig& c : SearchSpace::enumerate(shape("1x4096x4096"), lim)) four |= c.stages == 4;
+  for (const auto& [c, t] : tiled_space(shape("1x4096x4096"), lim)) four |= t.stages == 4;
   EXPECT_TRUE(four);
 }
 
 TEST(SearchSpace, TilesNeverFarLargerThanTheMatrix) {
-  for (const KernelConfig& c : SearchSpace::enumerate(shape("1x4096x4096"), SearchLimits{})) EXPECT_EQ(c.bm, 16);
-  for (const KernelConfig& c : SearchSpace::enumerate(shape("100x30x7"), SearchLimits{})) {
-    EXPECT_LE(c.bm, 128);
-    EXPECT_LE(c.bn, 32);
-    EXPECT_EQ(c.bk, 8);
+  for (const auto& [c, t] : tiled_space(shape("1x4096x4096"), SearchLimits{})) EXPECT_EQ(t.bm, 16) << c.to_string();
+  for (const auto& [c, t] : tiled_space(shape("100x30x7"), SearchLimits{})) {
+    EXPECT_LE(t.bm, 128) << c.to_string();
+    EXPECT_LE(t.bn, 32) << c.to_string();
+    EXPECT_EQ(t.bk, 8) << c.to_string();
   }
 }
 
 TEST(SearchSpace, UnalignedProblemsGetScalarAccessOnly) {
   Problem p = shape("1000x1000x1000");
   p.aligned = false;
-  for (const KernelConfig& c : SearchSpace::enumerate(p, SearchLimits{})) EXPECT_EQ(c.vec, 1);
+  for (const auto& [c, t] : tiled_space(p, SearchLimits{})) EXPECT_EQ(t.vec, 1) << c.to_string();
   p.aligned = true;
-  for (const KernelConfig& c : SearchSpace::enumerate(p, SearchLimits{})) EXPECT_EQ(c.vec, 4);
+  for (const auto& [c, t] : tiled_space(p, SearchLimits{})) EXPECT_EQ(t.vec, 4) << c.to_string();
 }
 
 TEST(SearchSpace, TransposesFollowTheProblem) {

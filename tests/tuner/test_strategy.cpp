@@ -1,12 +1,17 @@
 // Strategies: budgets, determinism, and the model's preference order.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "autogemm/strategy.h"
 #include "autogemm/tuner.h"
 
 namespace autogemm {
+
+// Failure messages show configs as their canonical text.
+[[maybe_unused]] static void PrintTo(const KernelConfig& c, std::ostream* os) { *os << c.to_string(); }
+
 namespace {
 
 Problem shape(const char* text) {
@@ -41,6 +46,38 @@ TEST(Strategy, BudgetsAreRespectedAndCandidatesComeFromTheSpace) {
   }
   EXPECT_EQ(select_candidates(StrategyKind::Exhaustive, space, p, lim, 17, 3).size(), space.size());
   EXPECT_EQ(select_candidates(StrategyKind::Model, space, p, lim, 1 << 20, 3).size(), space.size());
+}
+
+// Costs rank candidates within one family only, so the budget applies per
+// family: a space of two families gives up to `budget` of each.
+TEST(Strategy, BudgetsApplyPerFamily) {
+  const SearchLimits lim;
+  const Problem p = shape("1000x1000x1000");
+  std::vector<KernelConfig> space = SearchSpace::enumerate(p, lim);
+  ASSERT_GT(space.size(), 20u);
+  // The generic family is not tuned (empty space): add its config by hand,
+  // once in the middle and once at the end (a duplicate, taken once).
+  const KernelConfig generic = KernelConfig::generic(p.trans_a, p.trans_b);
+  space.insert(space.begin() + space.size() / 2, generic);
+  space.push_back(generic);
+  for (auto k : {StrategyKind::Sampled, StrategyKind::Model}) {
+    const auto pick = select_candidates(k, space, p, lim, 5, 3);
+    std::map<std::string, int> per_family;
+    for (const auto& c : pick) ++per_family[c.family().name()];
+    EXPECT_EQ(per_family["tiled"], 5) << to_string(k);
+    EXPECT_EQ(per_family["generic"], 1) << to_string(k);
+    EXPECT_EQ(pick.size(), 6u) << to_string(k);
+  }
+  // Preferred configs count in their own family's budget only.
+  const std::vector<KernelConfig> preferred = {generic, space.front()};
+  const auto pick = select_candidates(StrategyKind::Model, space, p, lim, 2, 1, preferred);
+  ASSERT_EQ(pick.size(), 3u);
+  EXPECT_EQ(pick[0], generic);
+  EXPECT_EQ(pick[1], space.front());
+  EXPECT_TRUE(pick[2].is<TiledParams>()) << pick[2].to_string();
+  // The model's cost is the family's own.
+  for (const KernelConfig& c : {space.front(), generic})
+    EXPECT_DOUBLE_EQ(model_cost(c, p, lim), c.family().cost(c, p, lim)) << c.to_string();
 }
 
 TEST(Strategy, SamplingIsSeededAndModelIsDeterministic) {

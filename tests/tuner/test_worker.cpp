@@ -18,6 +18,7 @@
 #include "autogemm/tuner.h"
 #include "autogemm/worker.h"
 #include "broken_kernels_source.h"
+#include "fake_device.h"
 
 namespace autogemm {
 namespace {
@@ -222,19 +223,7 @@ TEST(BrokenKernels, CompileForSm90InAllThreeModes) {
   EXPECT_THROW(compile_kernel(broken_geometry(), "sm_90", kBrokenKernelsSource, "broken_kernels.cu"), CompileError);
 }
 
-DeviceInfo h200() {
-  DeviceInfo d;
-  d.name = "fake H200";
-  d.cc_major = 9, d.cc_minor = 0;
-  d.sm_count = 132;
-  d.max_threads_per_block = 1024;
-  d.max_smem_per_block_optin = 232448;
-  d.max_smem_per_sm = 233472;
-  d.regs_per_sm = d.regs_per_block = 65536;
-  d.max_threads_per_sm = 2048;
-  d.l2_bytes = 60 << 20;
-  return d;
-}
+DeviceInfo h200() { return autogemm::testing::fake_h200(); }
 
 TEST(TunerWithFakeWorker, BrokenCandidatesAreRecordedAndTuningReachesAWinner) {
   TuneOptions opt;

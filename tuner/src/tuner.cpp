@@ -27,6 +27,7 @@ struct Compiled {
 /// One thing to compile: a config from its template, or an injected source.
 struct Job {
   KernelConfig config;
+  std::string arch;  ///< the family's NVRTC target on this device
   const InjectedKernel* injected = nullptr;
 };
 
@@ -34,8 +35,7 @@ struct Job {
 /// while later ones are still compiling, so NVRTC overlaps GPU measuring.
 class CompilePool {
  public:
-  CompilePool(const std::vector<Job>& jobs, const std::string& arch, int threads)
-      : jobs_(jobs), arch_(arch), promises_(jobs.size()) {
+  CompilePool(const std::vector<Job>& jobs, int threads) : jobs_(jobs), promises_(jobs.size()) {
     for (auto& p : promises_) futures_.push_back(p.get_future());
     const int n = std::max(1, std::min<int>(threads, int(jobs.size())));
     for (int i = 0; i < n; ++i) workers_.emplace_back([this] { work(); });
@@ -52,9 +52,9 @@ class CompilePool {
       Compiled c;
       const Job& j = jobs_[i];
       try {
-        c.result = j.injected ? compile_kernel(j.config, arch_, j.injected->source, j.injected->name,
+        c.result = j.injected ? compile_kernel(j.config, j.arch, j.injected->source, j.injected->name,
                                                j.injected->options)
-                              : compile_kernel(j.config, arch_);
+                              : compile_kernel(j.config, j.arch);
       } catch (const CompileError& e) {
         c.error = std::string(e.what()) + "\n" + e.log().substr(0, 2000);
       } catch (const std::exception& e) {
@@ -64,13 +64,84 @@ class CompilePool {
     }
   }
   const std::vector<Job>& jobs_;
-  std::string arch_;
   std::vector<std::promise<Compiled>> promises_;
   std::vector<std::future<Compiled>> futures_;
   std::vector<std::thread> workers_;
   std::atomic<size_t> next_{0};
   std::atomic<bool> stop_{false};
 };
+
+/// The candidates of one tuning, in measuring order: the default first (the
+/// bar to beat), then the strategy's picks, then injected test kernels;
+/// failed and already-measured configs left out.
+std::vector<Job> plan_jobs(const Problem& p, const DeviceInfo& dev, const TuneOptions& opt,
+                           const std::vector<const KernelFamily*>& families, size_t* space_size) {
+  const SearchLimits lim = SearchLimits::of(dev);
+  const std::vector<KernelConfig> space = SearchSpace::enumerate(p, lim, families);
+  *space_size = space.size();
+  const std::vector<KernelConfig> from_history = history_candidates(p, space, opt.history, opt.history_limit);
+  std::vector<KernelConfig> chosen = select_candidates(opt.strategy, space, p, lim, opt.budget, opt.seed, from_history);
+  const KernelConfig def = default_config(p);
+  if (std::find(families.begin(), families.end(), &def.family()) != families.end()) chosen.insert(chosen.begin(), def);
+  std::set<std::string> skip(opt.skip.begin(), opt.skip.end());
+  for (const TrialRecord& t : opt.measured) skip.insert(t.config);
+  std::vector<Job> jobs;
+  std::set<std::string> seen;
+  for (const KernelConfig& c : chosen) {
+    const std::string s = c.to_string();
+    if (skip.count(s) || !seen.insert(s).second) continue;
+    jobs.push_back({c, kernel_arch(c, dev)});
+  }
+  for (const InjectedKernel& k : opt.injected) jobs.push_back({k.config, kernel_arch(k.config, dev), &k});
+  return jobs;
+}
+
+/// Earlier runs' verified trials of this problem, as candidates.
+std::vector<Candidate> resumed_candidates(const Problem& p, const TuneOptions& opt) {
+  std::vector<Candidate> out;
+  const KernelConfig def = default_config(p);
+  for (const TrialRecord& t : opt.measured) {
+    auto cfg = KernelConfig::parse(t.config);
+    if (!cfg || t.status != TrialStatus::Ok || !cfg->can_implement(p)) continue;
+    Candidate c;
+    c.config = *cfg;
+    c.trial = t;
+    c.resumed = true;
+    c.is_default = *cfg == def;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+/// Runs one compiled candidate in the worker (verify, time).
+Candidate measure(Worker& worker, const Job& job, Compiled compiled, const Problem& p, double& best_ms,
+                  double timeout_s) {
+  Candidate cand;
+  cand.config = job.config;
+  cand.injected = job.injected != nullptr;
+  cand.trial.config = cand.config.to_string();
+  if (!compiled.result) {
+    cand.trial.status = TrialStatus::CompileFailed;
+    cand.trial.detail = compiled.error;
+  } else {
+    cand.compile_s = compiled.result->seconds;
+    const WorkerOutcome r = worker.run(cand.trial.config, compiled.result->cubin, best_ms, timeout_s);
+    cand.trial.status = r.status;
+    cand.trial.detail = r.detail;
+    cand.registers = r.registers;
+    cand.local_bytes = r.local_bytes;
+    if (r.status == TrialStatus::Ok) {
+      cand.trial.median_ms = r.median_ms;
+      cand.trial.spread_ms = r.spread_ms;
+      cand.trial.gflops = r.median_ms > 0 ? p.flops() / (r.median_ms * 1e6) : 0;
+      // An injected kernel's time must not steer the "far slower" shortcut.
+      if (!cand.injected) best_ms = std::min(best_ms, r.median_ms);
+      cand.cubin = std::move(compiled.result->cubin);
+    }
+  }
+  if (cand.injected) cand.trial.detail = "injected test kernel " + job.injected->name + ": " + cand.trial.detail;
+  return cand;
+}
 
 }  // namespace
 
@@ -80,63 +151,45 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
   Worker worker(Worker::locate(opt_.worker_path), dev_.ordinal);
   TuneResult out;
   out.problem = p;
-  const SearchLimits lim = SearchLimits::of(dev_);
-  const std::vector<KernelConfig> space = SearchSpace::enumerate(p, lim);
-  const std::vector<KernelConfig> from_history = history_candidates(p, space, opt_.history, opt_.history_limit);
-  std::vector<KernelConfig> chosen =
-      select_candidates(opt_.strategy, space, p, lim, opt_.budget, opt_.seed, from_history);
-
-  const KernelConfig def = default_config(p);
-  std::set<std::string> skip(opt_.skip.begin(), opt_.skip.end());
-  std::vector<Job> jobs = {{def}};  // the default first: it is the bar to beat
-  std::set<std::string> seen = {def.to_string()};
-  for (const KernelConfig& c : chosen) {
-    const std::string s = c.to_string();
-    if (skip.count(s) || !seen.insert(s).second) continue;
-    jobs.push_back({c});
-  }
-  for (const InjectedKernel& k : opt_.injected) jobs.push_back({k.config, &k});
-  log().info("tuning {}: {} candidates ({} in the search space, strategy {})", p.to_string(), jobs.size(),
-             space.size(), to_string(opt_.strategy));
+  const std::vector<const KernelFamily*> families = tunable_families(dev_, opt_.families);
+  size_t space_size = 0;
+  const std::vector<Job> jobs = plan_jobs(p, dev_, opt_, families, &space_size);
+  out.candidates = resumed_candidates(p, opt_);
+  const size_t resumed = out.candidates.size(), total = resumed + jobs.size();
+  log().info("tuning {}: {} candidates to measure, {} measured before ({} in the search space, strategy {})",
+             p.to_string(), jobs.size(), resumed, space_size, to_string(opt_.strategy));
 
   const int threads = opt_.compile_threads > 0 ? opt_.compile_threads
                                                : int(std::max(1u, std::thread::hardware_concurrency()));
-  CompilePool pool(jobs, dev_.arch(), threads);
   const double timeout_s = opt_.candidate_timeout_s > 0 ? opt_.candidate_timeout_s : default_candidate_timeout(p);
-  worker.set_problem(p, opt_.seed, default_setup_timeout(p));
   double best_ms = std::numeric_limits<double>::infinity();
-
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    Candidate cand;
-    cand.config = jobs[i].config;
-    cand.is_default = i == 0;
-    cand.injected = jobs[i].injected != nullptr;
-    cand.trial.config = cand.config.to_string();
-    Compiled compiled = pool.get(i);
-    if (!compiled.result) {
-      cand.trial.status = TrialStatus::CompileFailed;
-      cand.trial.detail = compiled.error;
-    } else {
-      out.cost.compile_s += compiled.result->seconds;
-      const WorkerOutcome r = worker.run(cand.trial.config, compiled.result->cubin, best_ms, timeout_s);
-      cand.trial.status = r.status;
-      cand.trial.detail = r.detail;
-      cand.registers = r.registers;
-      cand.local_bytes = r.local_bytes;
-      if (r.status == TrialStatus::Ok) {
-        cand.trial.median_ms = r.median_ms;
-        cand.trial.spread_ms = r.spread_ms;
-        cand.trial.gflops = r.median_ms > 0 ? p.flops() / (r.median_ms * 1e6) : 0;
-        // An injected kernel's time must not steer the "far slower" shortcut.
-        if (!cand.injected) best_ms = std::min(best_ms, r.median_ms);
-        cand.cubin = std::move(compiled.result->cubin);
+  for (const Candidate& c : out.candidates) best_ms = std::min(best_ms, c.trial.median_ms);
+  if (!jobs.empty()) {
+    CompilePool pool(jobs, threads);
+    worker.set_problem(p, opt_.seed, default_setup_timeout(p));
+    const KernelConfig def = default_config(p);
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      if (opt_.stop && opt_.stop->load()) {
+        out.interrupted = true;
+        break;
       }
+      Candidate cand = measure(worker, jobs[i], pool.get(i), p, best_ms, timeout_s);
+      cand.is_default = !cand.injected && cand.config == def;
+      out.cost.compile_s += cand.compile_s;
+      if (opt_.on_trial) opt_.on_trial(cand);
+      if (progress) progress(resumed + i + 1, total, cand);
+      out.candidates.push_back(std::move(cand));
     }
-    if (cand.injected) cand.trial.detail = "injected test kernel " + jobs[i].injected->name + ": " + cand.trial.detail;
-    if (progress) progress(i + 1, jobs.size(), cand);
-    out.candidates.push_back(std::move(cand));
   }
+  rank(out);
+  out.cost.candidates = int(out.candidates.size() - resumed);
+  out.cost.strategy = to_string(opt_.strategy);
+  out.cost.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  out.workers_started = worker.started();
+  return out;
+}
 
+void Tuner::rank(TuneResult& out) {
   for (size_t i = 0; i < out.candidates.size(); ++i) {
     const Candidate& c = out.candidates[i];
     if (c.is_default) out.default_index = i;
@@ -146,11 +199,6 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
   // Only the winner's and the default's cubins are worth keeping.
   for (size_t i = 0; i < out.candidates.size(); ++i)
     if (i != out.best && i != out.default_index) out.candidates[i].cubin.clear();
-  out.cost.candidates = int(jobs.size());
-  out.cost.strategy = to_string(opt_.strategy);
-  out.cost.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  out.workers_started = worker.started();
-  return out;
 }
 
 }  // namespace autogemm

@@ -105,7 +105,12 @@ void Worker::start() {
   sigdelset(&all, SIGSTOP);
   posix_spawnattr_setsigmask(&at, &none);   // our threads may block signals; the worker should not
   posix_spawnattr_setsigdefault(&at, &all);  // nor inherit ignored SIGPIPE/SIGINT dispositions
-  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  // Its own process group: a Ctrl-C at the terminal reaches the tuner, which
+  // stops after the candidate in flight, and not the worker running it (whose
+  // death would record a good candidate as crashed). The worker still dies
+  // with the tuner (PR_SET_PDEATHSIG in worker_main.cpp).
+  posix_spawnattr_setpgroup(&at, 0);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
   const std::string parent = std::to_string(::getpid());
   std::vector<char*> argv = {const_cast<char*>(path_.c_str()), const_cast<char*>("--protocol-fd"),
                              const_cast<char*>("3"), const_cast<char*>("--parent"),

@@ -78,11 +78,12 @@ wire::ResultMsg run_candidate(Session& s, const wire::CandidateMsg& msg) {
     }
     // Counters zeroed per candidate: a faulty earlier candidate must not
     // leave traps for the next one.
-    if (ws) AUTOGEMM_CU(cuMemsetD32(s.workspace.get(), 0, KernelConfig::kSplitTiles));
+    if (const size_t counters = cfg->family().workspace_counter_floats(*cfg))
+      AUTOGEMM_CU(cuMemsetD32(s.workspace.get(), 0, counters));
     auto launch = [&](CUstream st) { k.launch(s.ver->call(), st, s.workspace.get()); };
     s.ver->prepare(stream);
     launch(stream);
-    const VerifyResult vr = s.ver->check(stream);
+    const VerifyResult vr = s.ver->check(stream, cfg->family().accuracy());
     if (!vr.ok) {
       r.status = TrialStatus::WrongResult;
       r.detail = vr.why;

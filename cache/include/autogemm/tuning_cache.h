@@ -6,6 +6,9 @@
 // config string, it only stores and returns it. Callers parse what they read
 // back (KernelConfig::parse) before it reaches NVRTC or a launch.
 //
+// Families: winners are kept per (device, shape, family); a config begins with
+// its family's name ("tiled ..."), and stale means another hash of that family.
+//
 // Concurrency: several processes may hold the same file open. Writers use
 // short `BEGIN IMMEDIATE` transactions and a busy timeout, so a concurrent
 // writer waits instead of failing. A file that is corrupt, foreign (another
@@ -21,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "autogemm/tuning_keys.h"
+
 namespace autogemm {
 
 /// Thrown for every cache failure; what() is one sentence a user can act on.
@@ -29,58 +34,10 @@ class CacheError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// What identifies a GPU for tuning purposes: everything that changes kernel
-/// behaviour or speed. The device ordinal is deliberately not part of it.
-struct DeviceKey {
-  std::string name;         ///< e.g. "NVIDIA H200"
-  int cc_major = 0;         ///< compute capability
-  int cc_minor = 0;
-  int sm_count = 0;         ///< multiprocessors
-  int driver_version = 0;   ///< cuDriverGetVersion, e.g. 13000
-  int nvrtc_version = 0;    ///< major*1000 + minor*10, e.g. 13000
-  bool operator==(const DeviceKey& o) const {
-    return name == o.name && cc_major == o.cc_major && cc_minor == o.cc_minor &&
-           sm_count == o.sm_count && driver_version == o.driver_version &&
-           nvrtc_version == o.nvrtc_version;
-  }
-};
-
-/// A GEMM problem in autogemm's canonical form (row-major C = op(A) op(B)).
-struct ShapeKey {
-  int64_t m = 0, n = 0, k = 0;
-  bool trans_a = false, trans_b = false;
-  bool aligned = false;  ///< alignment class: 16-byte vector access is legal
-  bool operator==(const ShapeKey& o) const {
-    return m == o.m && n == o.n && k == o.k && trans_a == o.trans_a &&
-           trans_b == o.trans_b && aligned == o.aligned;
-  }
-};
-
-/// Outcome of measuring one candidate configuration.
-enum class TrialStatus { Ok, CompileFailed, LimitsExceeded, WrongResult, Timeout, Crashed };
-
-const char* to_string(TrialStatus s);
-std::optional<TrialStatus> parse_trial_status(const std::string& s);
-
-struct TrialRecord {
-  std::string config;          ///< canonical KernelConfig string
-  TrialStatus status = TrialStatus::Ok;
-  double median_ms = 0;        ///< median kernel time (0 unless status Ok)
-  double spread_ms = 0;        ///< measurement noise: interquartile range
-  double gflops = 0;
-  std::string detail;          ///< why it failed (compile log excerpt, error)
-};
-
-struct TuningCost {
-  int candidates = 0;          ///< configurations tried
-  double compile_s = 0;        ///< summed NVRTC time
-  double wall_s = 0;           ///< wall time of the whole tuning of the shape
-  std::string strategy;        ///< e.g. "exhaustive", "sampled"
-};
-
-/// The best configuration for one (device, shape).
+/// The best configuration of one kernel family for one (device, shape).
 struct WinnerRecord {
   ShapeKey shape;
+  std::string family;          ///< e.g. "tiled"; `config` must begin with it
   std::string config;
   std::string template_hash;   ///< content hash of the template the config belongs to
   double median_ms = 0;
@@ -93,7 +50,7 @@ struct WinnerRecord {
 struct CubinKey {
   std::string template_hash;
   std::string config;
-  std::string arch;            ///< e.g. "sm_90"
+  std::string arch;            ///< e.g. "sm_90", "sm_90a"
   int nvrtc_version = 0;
 };
 
@@ -101,6 +58,7 @@ struct CubinKey {
 /// (inspection, export and import).
 struct TrialRow {
   ShapeKey shape;
+  std::string family;
   std::string template_hash;
   TrialRecord trial;
   int64_t recorded_at = 0;     ///< unix seconds; 0 on input means "now"
@@ -148,26 +106,33 @@ class TuningCache {
 
   const std::string& path() const;
 
-  /// Records every trial of one tuning run of (device, shape). Existing rows
-  /// for the same (device, shape, template_hash, config) are replaced.
-  void record_trials(const DeviceKey& dev, const ShapeKey& shape,
+  /// Records trials of (device, shape) of one family's template, in one short
+  /// transaction (cheap enough to call once per measured candidate, so that
+  /// an interrupted tuning loses nothing). Existing rows for the same
+  /// (device, shape, template_hash, config) are replaced.
+  void record_trials(const DeviceKey& dev, const ShapeKey& shape, const std::string& family,
                      const std::string& template_hash,
                      const std::vector<TrialRecord>& trials);
 
-  /// Stores `w` as the winner for (dev, w.shape) unless a winner with the same
-  /// template hash is already stored and `w` is not faster than it by more than
-  /// max(its spread, w's spread): within measurement noise the incumbent stays,
-  /// so repeated tuning does not flip winners. A stored winner with another
-  /// template hash (stale) is always replaced. Returns true if `w` was stored.
-  /// `w.tuned_at` 0 means now. The tuning cost is recorded either way (table
-  /// tuning_runs). One transaction. Trials are never deleted.
+  /// Stores `w` as the winner of its family for (dev, w.shape) unless a winner
+  /// of that family with the same template hash is already stored and `w` is
+  /// not faster than it by more than max(its spread, w's spread): within
+  /// measurement noise the incumbent stays, so repeated tuning does not flip
+  /// winners. A stored winner of the family with another template hash (stale)
+  /// is always replaced; winners of other families are never touched. Returns
+  /// true if `w` was stored. `w.tuned_at` 0 means now. Refuses a `w` whose
+  /// config does not begin with `w.family`. The tuning cost is recorded either
+  /// way (table tuning_runs). One transaction. Trials are never deleted.
   bool record_winner(const DeviceKey& dev, const WinnerRecord& w, const TuningCost& cost);
 
-  /// All winners stored for `dev` (all template hashes; callers drop stale ones).
+  /// All winners stored for `dev` (all families and template hashes; callers
+  /// drop stale ones).
   std::vector<WinnerRecord> load_winners(const DeviceKey& dev) const;
 
-  /// The winner for exactly (dev, shape) with the given template hash, if any.
+  /// The winner of `family` for exactly (dev, shape) with the given template
+  /// hash, if any.
   std::optional<WinnerRecord> find_winner(const DeviceKey& dev, const ShapeKey& shape,
+                                          const std::string& family,
                                           const std::string& template_hash) const;
 
   /// Configs that failed (any status but Ok) for (dev, shape, hash): never retried.
@@ -176,6 +141,11 @@ class TuningCache {
 
   /// All trials stored for (dev, shape), any template hash.
   std::vector<TrialRecord> load_trials(const DeviceKey& dev, const ShapeKey& shape) const;
+
+  /// Every trial (any status) stored for (dev, shape) with this template hash:
+  /// what an interrupted tuning already measured, so it can resume.
+  std::vector<TrialRecord> load_trials(const DeviceKey& dev, const ShapeKey& shape,
+                                       const std::string& template_hash) const;
 
   void store_cubin(const CubinKey& key, const std::vector<char>& cubin);
   std::optional<std::vector<char>> load_cubin(const CubinKey& key) const;
@@ -190,12 +160,13 @@ class TuningCache {
   /// when the file is sound, else SQLite's findings, one per line. Reads only.
   std::string integrity_check() const;
 
-  /// Every trial stored for `dev`, with shape, template hash and time.
+  /// Every trial stored for `dev`, with shape, family, template hash and time.
   std::vector<TrialRow> load_all_trials(const DeviceKey& dev) const;
 
   /// Merges rows from elsewhere (an export) in one transaction: each winner
-  /// by the record_winner rule (no tuning cost recorded), each trial upserted
-  /// with its recorded_at. Invalid input throws CacheError and merges nothing.
+  /// by the record_winner rule within its family (no tuning cost recorded),
+  /// each trial upserted with its family and recorded_at. Invalid input
+  /// (including an empty family) throws CacheError and merges nothing.
   MergeStats merge(const DeviceKey& dev, const std::vector<WinnerRecord>& winners,
                    const std::vector<TrialRow>& trials);
 

@@ -1,9 +1,10 @@
 // KernelConfig: the typed, range-checked parameters of one kernel.
 //
-// A config is everything NVRTC needs to specialise a template. Its canonical
-// text form (to_string) is what the cache stores; parse() is the only way
-// text from outside (a cache file, a command line) becomes a config, and it
-// rejects anything out of range, so no outside text ever reaches NVRTC.
+// A config is everything NVRTC needs to specialise a template: a family's
+// parameters plus the operand layouts. Its canonical text form (to_string)
+// is what the cache stores; parse() is the only way text from outside (a
+// cache file, a command line) becomes a config, and it rejects anything out
+// of range, so no outside text ever reaches NVRTC.
 #pragma once
 
 #include <cstddef>
@@ -11,66 +12,67 @@
 #include <string>
 #include <vector>
 
+#include "autogemm/kernel_families.h"
+
 namespace autogemm {
 
 struct Problem;
 
-enum class KernelKind { Tiled, Generic };
-
 struct KernelConfig {
-  KernelKind kind = KernelKind::Generic;
-  // Tiled parameters (see kernel_templates/sgemm_tiled.cu for their meaning).
-  int bm = 0, bn = 0, bk = 0, tm = 0, tn = 0;
-  int wc = 8;       ///< threads of a warp along N
-  int vec = 1;      ///< 4: 16-byte global access (aligned class); 1: any
-  int split_k = 1;  ///< K slices reduced deterministically (1..256)
-  int split_reduce = 0;  ///< split-K only: 0 the last block of a tile reduces
-                         ///< in-kernel; 1 a second kernel reduces all tiles
-  int swizzle = 1;  ///< block raster group height
-  int stages = 0;   ///< global->shared pipeline: 0 register staging (two
-                    ///< shared buffers), 2..4 cp.async with that many buffers
-  int min_blocks = 1;  ///< blocks per SM promised to the register allocator
-                       ///< (__launch_bounds__); > 1 caps registers per thread
-  int k_unroll = 0;    ///< k steps unrolled in the inner product (0: all bk)
-  // Operand layouts of the canonical problem the kernel is built for.
+  FamilyParams params = GenericParams{};
+  /// Operand layouts of the canonical problem the kernel is built for.
   bool trans_a = false, trans_b = false;
 
-  /// Canonical text, e.g. "tiled bm=128 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0";
-  /// with split-K the reduction mode follows sk: "... sk=8 rd=1 sw=1 ...";
-  /// st (stages), mb (min blocks) and ku (k unroll) appear after sw only
-  /// when not 0, 1 and 0.
+  KernelConfig() = default;
+  template <class P>
+  KernelConfig(const P& p, bool ta, bool tb) : params(p), trans_a(ta), trans_b(tb) {}
+
+  const KernelFamily& family() const { return family_of(params); }
+  template <class P>
+  bool is() const { return std::holds_alternative<P>(params); }
+  /// The family's parameters; throws std::bad_variant_access for another family.
+  template <class P>
+  const P& get() const { return std::get<P>(params); }
+  template <class P>
+  P& get() { return std::get<P>(params); }
+
+  /// Canonical text: "<family> <family fields> ta=<0|1> tb=<0|1>", e.g.
+  /// "tiled bm=128 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0" or
+  /// "generic ta=0 tb=0". Each family's parameter table says which fields
+  /// appear and when.
   std::string to_string() const;
-  /// Parses canonical text; nullopt (with *error) unless every field is present,
-  /// known and in range (is_valid).
+  /// Parses canonical text (fields in any order); nullopt (with *error)
+  /// unless the family is known and every field is present, known, a small
+  /// non-negative integer and in range (is_valid).
   static std::optional<KernelConfig> parse(const std::string& text, std::string* error = nullptr);
   /// Static range and consistency checks, independent of any device.
   bool is_valid(std::string* why = nullptr) const;
 
-  int threads() const;
-  /// Dynamic shared memory in bytes (0 for the generic kernel).
-  size_t smem_bytes() const;
-  /// True when this config computes `p` correctly (layouts and alignment match).
+  int threads() const { return family().threads(*this); }
+  /// Dynamic shared memory in bytes.
+  size_t smem_bytes() const { return family().smem_bytes(*this); }
+  /// True when this config computes `p` correctly (layouts, alignment, limits).
   bool can_implement(const Problem& p) const;
-  /// Split-K tile counters at the start of every workspace (AG_SPLIT_TILES).
-  static constexpr size_t kSplitTiles = 65536;
-  /// Largest split-K workspace dispatch allocates, in floats (256 MiB); the
-  /// tuner never proposes a config that needs more.
+  /// Largest workspace dispatch allocates, in floats (256 MiB); the tuner
+  /// never proposes a config that needs more.
   static constexpr size_t kMaxWorkspaceFloats = size_t(64) << 20;
-  /// Workspace floats needed for `p` (tile counters, then split-K partial
-  /// sums), 0 if none. A workspace must be zero-filled when allocated; the
-  /// kernels leave its counters zero, so it serves any later problem.
-  size_t workspace_floats(const Problem& p) const;
+  /// Workspace floats needed for `p`, 0 if none (see KernelFamily).
+  size_t workspace_floats(const Problem& p) const { return family().workspace_floats(*this, p); }
 
-  /// -D definitions for NVRTC.
+  /// -D definitions for NVRTC: the layouts, then the family's parameters.
   std::vector<std::string> defines() const;
 
-  bool operator==(const KernelConfig& o) const { return to_string() == o.to_string(); }
+  bool operator==(const KernelConfig& o) const {
+    return params == o.params && trans_a == o.trans_a && trans_b == o.trans_b;
+  }
 
+  /// The fallback that implements any problem of these layouts.
   static KernelConfig generic(bool trans_a, bool trans_b);
 };
 
-/// The built-in default for `p`: a tiled config that implements any problem
-/// of its layouts and alignment class, reasonable at every size.
+/// The built-in default for `p`: the first family in registry order with a
+/// default for p (a config implementing any problem of its layouts and
+/// alignment class, reasonable at every size).
 KernelConfig default_config(const Problem& p);
 
 }  // namespace autogemm

@@ -25,6 +25,10 @@ class LimitsError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The NVRTC target of `cfg`'s family on `dev` (e.g. "sm_90", "sm_90a");
+/// throws LimitsError when the family cannot run on that device.
+std::string kernel_arch(const KernelConfig& cfg, const DeviceInfo& dev);
+
 /// NVRTC build of `cfg` for `arch`; throws CompileError with the log.
 CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch);
 
@@ -62,8 +66,7 @@ class LoadedKernel {
   KernelConfig cfg_;
   KernelResources res_;
   Module module_;
-  CUfunction main_ = nullptr;
-  CUfunction reduce_ = nullptr;  ///< split-K with rd=1
+  std::vector<CUfunction> functions_;  ///< the family's entry points, main first
   int sm_count_ = 0;
 };
 

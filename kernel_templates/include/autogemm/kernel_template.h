@@ -1,25 +1,20 @@
-// KernelTemplate: one embedded kernel source and what the host must know to
-// build and launch it (entry points, options, launch geometry).
+// KernelTemplate: one embedded kernel source (file name, text, content hash).
+// Families own theirs (KernelFamily::source()); the FP64 reference kernel used
+// by the tuner and the tests is here too.
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "autogemm/kernel_config.h"
-#include "autogemm/problem.h"
 
 namespace autogemm {
 
-struct LaunchGeometry {
-  unsigned grid_x = 1, grid_y = 1, grid_z = 1;
-  unsigned block = 1;
-  unsigned smem = 0;  ///< dynamic shared memory bytes
-};
-
 class KernelTemplate {
  public:
-  /// The template that implements configs of `kind`.
-  static const KernelTemplate& for_kind(KernelKind kind);
+  /// The embedded file `file` (e.g. "sgemm_tiled.cu"); throws std::out_of_range
+  /// if it was not embedded at build time.
+  explicit KernelTemplate(const char* file);
+
   /// gemm_reference.cu: FP64 reference, checker and random fill (tuner, tests).
   static const KernelTemplate& reference();
 
@@ -27,16 +22,9 @@ class KernelTemplate {
   const std::string& source() const { return source_; }
   /// Content hash: part of every cache row built from this template.
   const std::string& hash() const { return hash_; }
-  /// Name of the GEMM entry point.
-  const char* entry() const { return entry_; }
-
-  /// Launch geometry of `cfg` for problem `p`.
-  LaunchGeometry geometry(const KernelConfig& cfg, const Problem& p) const;
 
  private:
-  KernelTemplate(const char* file, const char* entry);
   std::string file_, source_, hash_;
-  const char* entry_;
 };
 
 /// Hash of the template that implements `cfg`.

@@ -11,6 +11,15 @@
  * has touched the device, e.g. with cudaMalloc or cudaSetDevice).
  *
  * Errors are returned as autogemm_status; no C++ exception crosses this API.
+ * autogemm_last_error gives the detail behind the last failure of the thread.
+ *
+ * Floating-point environment: no function of this API leaves a floating-point
+ * exception flag raised, cleared or changed in the caller's thread, whatever
+ * the arguments (NaN, zero sizes, bad values). Each saves the caller's
+ * environment on entry (feholdexcept), runs with every exception non-trapping
+ * and round-to-nearest, and restores the caller's flags, traps and rounding
+ * mode on exit (fesetenv). A caller may therefore enable traps
+ * (feenableexcept) or test flags around a call without autogemm interfering.
  */
 #ifndef AUTOGEMM_AUTOGEMM_H
 #define AUTOGEMM_AUTOGEMM_H
@@ -29,6 +38,16 @@
 #else
 #define AUTOGEMM_ENUM_BASE
 #endif
+
+/* The version of this header, as CMake's project(autogemm VERSION ...).
+ * AUTOGEMM_VERSION is one number that grows with every release:
+ * 10000 * major + 100 * minor + patch (0.1.0 is 100). Compare it with
+ * autogemm_version() to detect a header/library mismatch at run time. */
+#define AUTOGEMM_VERSION_MAJOR 0
+#define AUTOGEMM_VERSION_MINOR 1
+#define AUTOGEMM_VERSION_PATCH 0
+#define AUTOGEMM_VERSION \
+  (AUTOGEMM_VERSION_MAJOR * 10000 + AUTOGEMM_VERSION_MINOR * 100 + AUTOGEMM_VERSION_PATCH)
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,12 +92,34 @@ struct CUstream_st;
 /* A short English sentence for a status code (static storage). */
 AUTOGEMM_API const char* autogemm_status_string(autogemm_status status);
 
+/* The detail behind the last status other than AUTOGEMM_SUCCESS that a
+ * function returning autogemm_status (autogemm_init, autogemm_sgemm,
+ * autogemm_describe, autogemm_describe_plan) returned on the calling thread:
+ * the parameter that was wrong and its value, the CUDA driver's error, the
+ * reason the cache file was refused, ... One line of English, never NULL.
+ *
+ * Each of those functions sets it when it fails and empties it ("") when it
+ * succeeds, so it is "" after a success and before the thread's first call.
+ * The other functions (autogemm_status_string, autogemm_last_error,
+ * autogemm_version, autogemm_get_stats, autogemm_shutdown) leave it as it is.
+ * The text is per thread; the pointer stays valid, and the text unchanged,
+ * until the calling thread next calls a status-returning autogemm function
+ * or exits. */
+AUTOGEMM_API const char* autogemm_last_error(void);
+
+/* The version of the library loaded at run time: returns its
+ * AUTOGEMM_VERSION number and stores its parts where the pointers are not
+ * NULL. It may differ from the header's macros when a program runs against
+ * another build of libautogemm than it was compiled with. */
+AUTOGEMM_API int autogemm_version(int* major, int* minor, int* patch);
+
 /* Chooses the tuning cache file for this process before the first
  * autogemm_sgemm. NULL selects the default: $AUTOGEMM_CACHE, else
  * $XDG_CACHE_HOME/autogemm/tuning.db, else ~/.cache/autogemm/tuning.db.
  * Without a call, the default is used. A cache that is missing is fine
  * (built-in defaults); one that cannot be read returns AUTOGEMM_CACHE_ERROR
- * and autogemm keeps working on built-in defaults. Calling it again switches
+ * (autogemm_last_error says why) and autogemm keeps working on built-in
+ * defaults. Calling it again switches
  * the file and forgets what was loaded from the previous one. */
 AUTOGEMM_API autogemm_status autogemm_init(const char* cache_path);
 
@@ -107,9 +148,48 @@ typedef struct {
 
 AUTOGEMM_API void autogemm_get_stats(autogemm_stats* out);
 
-/* The canonical config string dispatch would use for this call on the current
- * context (for tools and diagnostics); writes at most `size` bytes including
- * the terminating zero. Validates the arguments like autogemm_sgemm. */
+/* Where a plan's config came from (the dispatch policy's three steps). */
+typedef enum AUTOGEMM_ENUM_BASE {
+  AUTOGEMM_PLAN_EXACT = 0,   /* tuned for exactly this shape on this GPU */
+  AUTOGEMM_PLAN_NEAREST = 1, /* tuned for the nearest shape that it can run */
+  AUTOGEMM_PLAN_DEFAULT = 2  /* built-in default: nothing tuned applies */
+} autogemm_plan_source;
+
+/* Sizes of the text fields of autogemm_plan_info, terminating zero included. */
+#define AUTOGEMM_PLAN_FAMILY_SIZE 32
+#define AUTOGEMM_PLAN_CONFIG_SIZE 256
+#define AUTOGEMM_PLAN_SOURCE_SIZE 16
+
+/* The kernel dispatch would run for a call. Every text field is
+ * zero-terminated within its array. */
+typedef struct {
+  char family[AUTOGEMM_PLAN_FAMILY_SIZE]; /* kernel family: "tiled", "generic", ... */
+  char config[AUTOGEMM_PLAN_CONFIG_SIZE]; /* canonical config text, beginning with the
+                                             family: what gemm_tune stores and
+                                             autogemm_cache lists */
+  char source_name[AUTOGEMM_PLAN_SOURCE_SIZE]; /* "exact", "nearest" or "default" */
+  autogemm_plan_source source;
+} autogemm_plan_info;
+
+/* The plan dispatch would use for this call on the current context (for tools
+ * and diagnostics), loading its kernel as the first autogemm_sgemm of the
+ * shape would. Validates the arguments like autogemm_sgemm, with alpha = 1
+ * and beta = 0; the pointers only select the alignment class (they are never
+ * read, and NULL is accepted). On success fills *out when it is not NULL; on
+ * failure leaves *out untouched. */
+AUTOGEMM_API autogemm_status autogemm_describe_plan(autogemm_layout layout, autogemm_transpose trans_a,
+                                       autogemm_transpose trans_b, int m, int n, int k,
+                                       const float* a, int lda, const float* b, int ldb,
+                                       const float* c, int ldc, autogemm_plan_info* out);
+
+/* The same plan as one line of text: the config text, one space, and the
+ * source in parentheses, e.g.
+ *   "tiled bm=128 bn=128 bk=8 tm=8 tn=8 wc=8 vec=4 sk=1 sw=8 ta=0 tb=0 (exact)".
+ * The last " (" of the line separates the two (autogemm_describe_plan gives
+ * them apart, with the family, without any parsing). On success writes at
+ * most `size` bytes including the terminating zero (a longer line is cut
+ * short; AUTOGEMM_PLAN_CONFIG_SIZE + AUTOGEMM_PLAN_SOURCE_SIZE bytes always
+ * suffice); on failure, or with config NULL or size 0, writes nothing. */
 AUTOGEMM_API autogemm_status autogemm_describe(autogemm_layout layout, autogemm_transpose trans_a,
                                   autogemm_transpose trans_b, int m, int n, int k,
                                   const float* a, int lda, const float* b, int ldb,

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "autogemm/tuning_cache.h"
+#include "autogemm/tuning_keys.h"
 
 namespace autogemm {
 

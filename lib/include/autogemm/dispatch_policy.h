@@ -1,8 +1,10 @@
 // Dispatch policy: which config runs a problem, decided without the GPU.
 //
-//   1. exact: a tuned winner for exactly this (device, canonical shape)
+//   1. exact: the fastest tuned winner, over the families, for exactly this
+//      (device, canonical shape) whose config can implement the problem
 //   2. nearest: the winner of the closest tuned shape (log-distance over M, N,
-//      K) with the same layouts whose config can implement the problem
+//      K; the fastest family's where a shape has several) with the same
+//      layouts whose config can implement the problem
 //   3. default: a built-in tiled config that implements any problem of the
 //      alignment class; the generic kernel if even that cannot be used.
 #pragma once
@@ -21,6 +23,7 @@ struct TunedEntry {
   ShapeKey shape;
   KernelConfig config;
   double gflops = 0;
+  double median_ms = 0;
 };
 
 enum class PlanSource { Exact, Nearest, Default };
@@ -32,7 +35,8 @@ struct PlanChoice {
 };
 
 /// Parses stored winners; drops (with a warning) rows whose config does not
-/// parse or whose template hash is not the current one (stale).
+/// parse or does not belong to the row's family, and rows whose template
+/// hash is not the family's current one (stale).
 std::vector<TunedEntry> usable_winners(const std::vector<WinnerRecord>& rows);
 
 /// Largest split-K workspace dispatch will allocate, in floats (256 MiB).

@@ -5,6 +5,10 @@
 //
 // The steady state (a shape seen before on this context) takes a shared lock,
 // one hash lookup and cuLaunchKernel: no SQL, no NVRTC, no allocation.
+//
+// Errors are exceptions here, as everywhere inside autogemm; the C API
+// (c_api.cpp) is the one place that turns them into a status and the text of
+// autogemm_last_error.
 #pragma once
 
 #include <cuda.h>
@@ -12,10 +16,12 @@
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "autogemm/autogemm.h"
+#include "autogemm/dispatch_policy.h"
 #include "autogemm/problem.h"
 
 namespace autogemm {
@@ -23,6 +29,26 @@ namespace autogemm {
 class TuningCache;
 struct DispatchCounters;
 struct ContextState;
+
+/// A failure the dispatcher finds itself rather than one a lower layer
+/// throws: a bad argument, no driver, no current context. what() is the
+/// detail for autogemm_last_error.
+class ApiError : public std::runtime_error {
+ public:
+  ApiError(autogemm_status status, const std::string& detail)
+      : std::runtime_error(detail), status_(status) {}
+  autogemm_status status() const { return status_; }
+
+ private:
+  autogemm_status status_;
+};
+
+/// The plan of one call, as autogemm_describe* report it.
+struct PlanDescription {
+  std::string family;  ///< first word of the config text ("tiled", "generic")
+  std::string config;  ///< canonical config text
+  PlanSource source = PlanSource::Default;
+};
 
 class Dispatcher {
  public:
@@ -33,16 +59,23 @@ class Dispatcher {
   ~Dispatcher();
 
   /// Selects the cache file (nullptr: default path) and forgets loaded plans.
-  /// Calls in flight keep what they hold until they return. Never throws.
-  autogemm_status init(const char* path);
+  /// Calls in flight keep what they hold until they return. An unusable file
+  /// leaves autogemm on built-in defaults and throws its CacheError.
+  void init(const char* path);
   void shutdown();
 
-  autogemm_status sgemm(const GemmArgs& args, CUstream stream) noexcept;
-  autogemm_status describe(const GemmArgs& args, std::string* config) noexcept;
+  /// Runs (or quick-returns) one call. Throws ApiError for bad arguments, no
+  /// driver or no context; CudaError, CompileError, std::bad_alloc, ... from below.
+  void sgemm(const GemmArgs& args, CUstream stream);
+  /// The plan sgemm would use for `args` (alpha and beta are not looked at);
+  /// throws as sgemm does.
+  PlanDescription describe(const GemmArgs& args);
   void stats(autogemm_stats* out) const;
 
  private:
   std::shared_ptr<ContextState> context_state(CUcontext ctx);
+  /// The caller's current context, or ApiError (no driver, no context).
+  static CUcontext current_context();
   void open_store_locked();
 
   std::unique_ptr<DispatchCounters> counters_;

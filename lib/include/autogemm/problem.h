@@ -10,7 +10,7 @@
 #include <string>
 
 #include "autogemm/autogemm.h"
-#include "autogemm/tuning_cache.h"
+#include "autogemm/tuning_keys.h"
 
 namespace autogemm {
 

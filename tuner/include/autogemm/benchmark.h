@@ -9,6 +9,7 @@
 #include <cuda.h>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "autogemm/cuda_driver.h"

@@ -1,10 +1,9 @@
-// SearchSpace: the tiled configurations worth trying for one problem.
+// SearchSpace: the candidate configurations of one problem, over families.
 //
-// Enumerates the cross product of tile parameters, then keeps only configs
-// that (a) are valid (KernelConfig::is_valid), (b) can implement the problem,
-// (c) fit the device's static limits (threads, shared memory, an estimate of
-// registers), and (d) make sense for the shape (no tile far larger than the
-// matrix, split-K only when the tiles alone cannot fill the GPU).
+// Each family enumerates its own candidates (KernelFamily::search_space:
+// valid, implementable, within the device's static limits, sensible for the
+// shape); the space of a tuning is the union over the families the caller
+// enabled that run on the device, family by family in registry order.
 #pragma once
 
 #include <cstddef>
@@ -16,33 +15,18 @@
 
 namespace autogemm {
 
-struct SearchLimits {
-  int max_threads = 1024;
-  size_t max_smem = 227 * 1024;  ///< opt-in shared memory per block
-  int sm_count = 132;
-  int regs_per_sm = 65536;
-  int max_threads_per_sm = 2048;
-  size_t smem_per_sm = 228 * 1024;
-
-  static SearchLimits of(const DeviceInfo& dev);
-};
-
 class SearchSpace {
  public:
-  /// All candidate configs for `p` under `lim`, in a deterministic order.
+  /// All candidates for `p` under `lim` of `families`, in a deterministic order.
+  static std::vector<KernelConfig> enumerate(const Problem& p, const SearchLimits& lim,
+                                             const std::vector<const KernelFamily*>& families);
+  /// The same over every family of the registry.
   static std::vector<KernelConfig> enumerate(const Problem& p, const SearchLimits& lim);
-
-  /// Registers per thread the compiler will likely need (accumulators,
-  /// fragments, staging registers, addressing); used only to prune.
-  static int estimated_registers(const KernelConfig& c);
-
-  /// Resident blocks per SM by the estimated registers, shared memory and
-  /// threads (at least 1).
-  static int blocks_per_sm(const KernelConfig& c, const SearchLimits& lim);
-
-  /// Registers per thread the compiler may use under the config's
-  /// __launch_bounds__ (255 unless min_blocks caps it).
-  static int register_cap(const KernelConfig& c);
 };
+
+/// The families a tuning on `dev` may use: those named in `names` (all of
+/// the registry when empty) that can run on `dev`. Throws
+/// std::invalid_argument naming an unknown family.
+std::vector<const KernelFamily*> tunable_families(const DeviceInfo& dev, const std::vector<std::string>& names);
 
 }  // namespace autogemm

@@ -1,6 +1,7 @@
 // Tuner: finds and verifies the fastest configuration for one problem.
 //
-//   search space -> strategy (budget) -> NVRTC on a thread pool, overlapped
+//   search space (the enabled families) -> strategy (budget) -> skip what
+//   was measured before (resume) -> NVRTC on a thread pool, overlapped
 //   with measuring -> in the worker process (worker.h): load (limits read
 //   back) -> run once on poisoned C, verify against the FP64 reference ->
 //   time (events, median) -> rank.
@@ -12,6 +13,7 @@
 // Timeout), not the tuning.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
@@ -36,12 +38,26 @@ struct InjectedKernel {
   std::vector<std::string> options;  ///< extra NVRTC options, e.g. "-DAG_BROKEN_MODE=1"
 };
 
+struct Candidate;
+
 struct TuneOptions {
+  /// Families to tune (names, registry order kept); empty: every family of
+  /// the registry that runs on the device.
+  std::vector<std::string> families;
   StrategyKind strategy = StrategyKind::Model;
   int budget = 48;                 ///< candidates measured (not for exhaustive)
   unsigned seed = 1;               ///< sampling and input data
   int compile_threads = 0;         ///< 0: all hardware threads
   std::vector<std::string> skip;   ///< configs that failed before: never retried
+  /// Trials measured by an earlier, interrupted run of this problem (Ok
+  /// ones): not measured again, but ranked with the new ones, so a tuning
+  /// spread over several runs ends with the same winner as one run.
+  std::vector<TrialRecord> measured;
+  /// Called with each candidate as soon as it is measured (before the next
+  /// one starts), so the caller can commit it.
+  std::function<void(const Candidate&)> on_trial;
+  /// When it becomes true the tuning stops after the candidate in flight.
+  const std::atomic<bool>* stop = nullptr;
   /// autogemm_worker; empty: $AUTOGEMM_WORKER, else next to this program.
   std::string worker_path;
   /// Seconds one candidate may take in the worker before it is killed and
@@ -59,21 +75,25 @@ struct Candidate {
   TrialRecord trial;
   int registers = 0;
   int local_bytes = 0;
+  double compile_s = 0;            ///< NVRTC time of this candidate
   std::vector<char> cubin;         ///< kept for the winner and the default
   bool is_default = false;
   bool injected = false;           ///< from TuneOptions::injected: never the winner
+  bool resumed = false;            ///< from TuneOptions::measured, not run now
 };
 
 struct TuneResult {
   Problem problem;
   std::vector<Candidate> candidates;
-  std::optional<size_t> best;          ///< index of the winner
+  std::optional<size_t> best;          ///< index of the fastest verified candidate
   std::optional<size_t> default_index; ///< the built-in default's trial
+  bool interrupted = false;            ///< TuneOptions::stop ended it early
   TuningCost cost;
   int workers_started = 0;             ///< worker processes (1 + replacements after faults)
 };
 
-/// Progress callback: (candidates done, candidates total, latest candidate).
+/// Progress callback: (candidates done, candidates total, latest candidate);
+/// resumed candidates count as done from the start.
 using TuneProgress = std::function<void(size_t, size_t, const Candidate&)>;
 
 class Tuner {
@@ -85,6 +105,10 @@ class Tuner {
   /// Throws WorkerError (worker.h) when the worker cannot be found, started
   /// or set up for `p`; a candidate's fault is only ever a trial status.
   TuneResult tune(const Problem& p, const TuneProgress& progress = {});
+
+  /// Sets best and default_index over all candidates (resumed ones too) and
+  /// drops the cubins of the others.
+  static void rank(TuneResult& r);
 
  private:
   DeviceInfo dev_;

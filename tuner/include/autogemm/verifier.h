@@ -12,6 +12,7 @@
 
 #include "autogemm/cuda_driver.h"
 #include "autogemm/device_info.h"
+#include "autogemm/kernel_family.h"
 #include "autogemm/problem.h"
 
 namespace autogemm {
@@ -36,11 +37,14 @@ class Verifier {
 
   /// Restores C to its initial values (NaN poison when beta == 0) and guards.
   void prepare(CUstream s);
-  /// Compares C with the reference (synchronizes `s`).
-  VerifyResult check(CUstream s);
+  /// Compares C with the reference under the bound of `accuracy`, the
+  /// family's class (synchronizes `s`).
+  VerifyResult check(CUstream s, AccuracyClass accuracy = AccuracyClass::StrictFp32);
 
-  /// Relative error tolerance on ||out - ref|| / ||ref||.
+  /// Relative error tolerance on ||out - ref|| / ||ref|| for strict FP32.
   static constexpr double kRelTolerance = 1e-5;
+  /// The relative tolerance of an accuracy class.
+  static double rel_tolerance(AccuracyClass a);
 
  private:
   Problem p_;

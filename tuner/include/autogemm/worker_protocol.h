@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "autogemm/problem.h"
-#include "autogemm/tuning_cache.h"
+#include "autogemm/tuning_keys.h"
 
 namespace autogemm::wire {
 

@@ -27,8 +27,6 @@ const std::shared_ptr<spdlog::logger>& logger_ptr() {
 
 spdlog::logger& log() { return *logger_ptr(); }
 
-void route_default_logger_to_autogemm() { spdlog::set_default_logger(logger_ptr()); }
-
 void set_default_log_level(spdlog::level::level_enum level) {
   if (std::getenv("AUTOGEMM_LOG_LEVEL")) return;
   log().set_level(level);

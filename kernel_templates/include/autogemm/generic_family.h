@@ -1,0 +1,47 @@
+// The generic family: the fallback SGEMM (kernel_templates/sgemm_generic.cu)
+// that implements any problem on any CUDA GPU. It has no parameters beyond
+// the layouts and is never tuned: dispatch takes it when nothing else loads.
+#pragma once
+
+#include "autogemm/kernel_family.h"
+
+namespace autogemm {
+
+class GenericFamily;
+
+struct GenericParams {
+  using Family = GenericFamily;
+  bool operator==(const GenericParams&) const { return true; }
+};
+
+class GenericFamily final : public KernelFamily {
+ public:
+  static const GenericFamily& instance();
+
+  const char* name() const override { return "generic"; }
+  const KernelTemplate& source() const override;
+  std::string format(const KernelConfig&) const override { return ""; }
+  bool parse_fields(std::vector<std::pair<std::string, int>>&, KernelConfig&, std::string*) const override {
+    return true;
+  }
+  std::vector<std::string> defines(const KernelConfig&) const override { return {}; }
+  bool is_valid(const KernelConfig&, std::string*) const override { return true; }
+  bool can_implement(const KernelConfig&, const Problem&) const override { return true; }
+  std::optional<KernelConfig> default_config(const Problem& p) const override;
+  int threads(const KernelConfig&) const override { return 256; }
+  size_t smem_bytes(const KernelConfig&) const override { return 0; }
+  size_t workspace_floats(const KernelConfig&, const Problem&) const override { return 0; }
+  size_t workspace_counter_floats(const KernelConfig&) const override { return 0; }
+  LaunchGeometry geometry(const KernelConfig& c, const Problem& p) const override;
+  std::vector<std::string> entry_points(const KernelConfig&) const override { return {"agemm_generic"}; }
+  void launch(const KernelConfig& c, const LaunchArgs& a) const override;
+  /// Empty: the fallback is not tuned.
+  std::vector<KernelConfig> search_space(const Problem&, const SearchLimits&) const override;
+  double cost(const KernelConfig&, const Problem& p, const SearchLimits&) const override { return p.flops(); }
+  std::vector<KernelConfig> history_variants(const KernelConfig& winner) const override;
+  bool worth_borrowing(const KernelConfig&, const Problem&) const override { return true; }
+  std::optional<std::string> arch(const DeviceInfo& dev) const override { return dev.arch(); }
+  AccuracyClass accuracy() const override { return AccuracyClass::StrictFp32; }
+};
+
+}  // namespace autogemm

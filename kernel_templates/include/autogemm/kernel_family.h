@@ -1,0 +1,134 @@
+// KernelFamily: everything autogemm knows about one kind of kernel.
+//
+// A family owns its CUDA source (one .cu file in kernel_templates/), its
+// parameter table (text keys, -D macros, allowed values, defaults), which
+// problems it can compute, its resources and launch, the search space and
+// cost model the tuner uses, its default for a problem, the architectures it
+// runs on and the accuracy it is verified against. Nothing outside the family
+// knows its parameters: the tuner, the cache and the dispatcher only hold
+// KernelConfig values and ask the family through them. The registry
+// (kernel_families.h) is the only list of families.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "autogemm/device_info.h"
+#include "autogemm/problem.h"
+
+namespace autogemm {
+
+struct KernelConfig;
+class KernelTemplate;
+
+/// Device limits a search space respects (read once from DeviceInfo).
+struct SearchLimits {
+  int max_threads = 1024;
+  size_t max_smem = 227 * 1024;  ///< opt-in shared memory per block
+  int sm_count = 132;
+  int regs_per_sm = 65536;
+  int max_threads_per_sm = 2048;
+  size_t smem_per_sm = 228 * 1024;
+
+  static SearchLimits of(const DeviceInfo& dev);
+};
+
+struct LaunchGeometry {
+  unsigned grid_x = 1, grid_y = 1, grid_z = 1;
+  unsigned block = 1;
+  unsigned smem = 0;  ///< dynamic shared memory bytes
+};
+
+/// How a family's output is judged against the FP64 reference. Each class
+/// is one bound in the verifier; a new class needs its bound there first.
+enum class AccuracyClass {
+  StrictFp32,  ///< FFMA in FP32: relative 1e-5 and an element bound growing with K
+};
+const char* to_string(AccuracyClass a);
+
+/// What a family's launch needs: the loaded entry points (in the order of
+/// entry_points()), the operands and the stream.
+struct LaunchArgs {
+  const std::vector<CUfunction>& functions;
+  const CanonicalCall& call;
+  CUstream stream;
+  CUdeviceptr workspace;  ///< workspace_floats() floats, zero-filled once
+  int sm_count;
+};
+
+class KernelFamily {
+ public:
+  virtual ~KernelFamily() = default;
+
+  /// The family's name: the first word of its configs' text and the cache's
+  /// `family` column ("tiled", "generic").
+  virtual const char* name() const = 0;
+  /// The embedded source; its content hash versions every cache row.
+  virtual const KernelTemplate& source() const = 0;
+
+  // ---- parameters (the family's parameter table) ----------------------------
+  /// The parameter fields of the canonical text, after the name and before
+  /// "ta=.. tb=..", e.g. "bm=128 bn=128 ... sw=8".
+  virtual std::string format(const KernelConfig& c) const = 0;
+  /// Takes this family's fields out of `fields` (key -> value, syntax
+  /// already checked) into `c`; false with *error for a missing field.
+  /// Unknown keys are left in `fields` for the caller to reject.
+  virtual bool parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
+                            std::string* error) const = 0;
+  /// -D values of the parameters (the layouts are added by KernelConfig).
+  virtual std::vector<std::string> defines(const KernelConfig& c) const = 0;
+  /// Range and consistency checks, independent of any device.
+  virtual bool is_valid(const KernelConfig& c, std::string* why) const = 0;
+
+  // ---- problems --------------------------------------------------------------
+  /// True when `c` computes `p` correctly (layouts, alignment, size limits).
+  /// Layouts are checked by KernelConfig before this is asked.
+  virtual bool can_implement(const KernelConfig& c, const Problem& p) const = 0;
+  /// A config of this family that implements every problem of p's layouts
+  /// and alignment class, reasonable at p's size; nullopt if the family has
+  /// no such config (it is then only ever chosen by tuning).
+  virtual std::optional<KernelConfig> default_config(const Problem& p) const = 0;
+
+  // ---- resources and launch ----------------------------------------------------
+  virtual int threads(const KernelConfig& c) const = 0;
+  /// Dynamic shared memory in bytes.
+  virtual size_t smem_bytes(const KernelConfig& c) const = 0;
+  /// Workspace floats `c` needs for `p` (0: none). A workspace is zero-filled
+  /// when allocated and the kernels leave it zeroed, so it serves any later
+  /// problem.
+  virtual size_t workspace_floats(const KernelConfig& c, const Problem& p) const = 0;
+  /// Floats at the start of the workspace holding counters, which a tuner
+  /// re-zeroes before each candidate so a faulty one cannot poison the next.
+  virtual size_t workspace_counter_floats(const KernelConfig& c) const = 0;
+  virtual LaunchGeometry geometry(const KernelConfig& c, const Problem& p) const = 0;
+  /// Kernel entry points to load from the module, the main one first.
+  virtual std::vector<std::string> entry_points(const KernelConfig& c) const = 0;
+  /// Enqueues the product (one or more launches). Throws CudaError.
+  virtual void launch(const KernelConfig& c, const LaunchArgs& a) const = 0;
+
+  // ---- tuning ------------------------------------------------------------------
+  /// Every candidate worth trying for `p` under `lim`, in a deterministic
+  /// order (an interrupted tuning resumes by skipping what it measured).
+  virtual std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const = 0;
+  /// Estimated run time of `c` on `p` (lower is better). Units are the
+  /// family's own: costs rank candidates within one family only.
+  virtual double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const = 0;
+  /// Configs a winner of another shape suggests for a new one (the winner
+  /// itself first), for history-led candidate selection.
+  virtual std::vector<KernelConfig> history_variants(const KernelConfig& winner) const = 0;
+  /// Whether dispatch may run `c`, tuned for another shape, on `p` before p
+  /// is tuned (it can implement p; this asks whether it is sensible there).
+  virtual bool worth_borrowing(const KernelConfig& c, const Problem& p) const = 0;
+
+  // ---- architecture and accuracy -------------------------------------------------
+  /// The NVRTC target for `dev` ("sm_90", "sm_90a"), nullopt if the family
+  /// cannot run there. Part of every cubin key.
+  virtual std::optional<std::string> arch(const DeviceInfo& dev) const = 0;
+  virtual AccuracyClass accuracy() const = 0;
+};
+
+}  // namespace autogemm

@@ -1,0 +1,51 @@
+#include "autogemm/generic_family.h"
+
+#include "autogemm/cuda_driver.h"
+#include "autogemm/kernel_config.h"
+#include "autogemm/kernel_template.h"
+
+namespace autogemm {
+
+const GenericFamily& GenericFamily::instance() {
+  static const GenericFamily f;
+  return f;
+}
+
+const KernelTemplate& GenericFamily::source() const {
+  static const KernelTemplate t("sgemm_generic.cu");
+  return t;
+}
+
+std::optional<KernelConfig> GenericFamily::default_config(const Problem& p) const {
+  return KernelConfig::generic(p.trans_a, p.trans_b);
+}
+
+LaunchGeometry GenericFamily::geometry(const KernelConfig&, const Problem& p) const {
+  LaunchGeometry g;
+  // 16 x 16 outputs per block (AG_G in sgemm_generic.cu), one linear grid.
+  g.grid_x = unsigned(((p.m + 15) / 16) * ((p.n + 15) / 16));
+  g.block = 256;
+  return g;
+}
+
+void GenericFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
+  const Problem& p = a.call.problem;
+  int m = int(p.m), n = int(p.n), k = int(p.k);
+  float alpha = a.call.alpha, beta = a.call.beta;
+  CUdeviceptr pa = reinterpret_cast<CUdeviceptr>(a.call.a), pb = reinterpret_cast<CUdeviceptr>(a.call.b),
+              pc = reinterpret_cast<CUdeviceptr>(a.call.c);
+  long long lda = p.lda, ldb = p.ldb, ldc = p.ldc;
+  const LaunchGeometry g = geometry(c, p);
+  void* args[] = {&m, &n, &k, &alpha, &pa, &lda, &pb, &ldb, &beta, &pc, &ldc};
+  check(driver().cuLaunchKernel(a.functions.at(0), g.grid_x, g.grid_y, g.grid_z, g.block, 1, 1, g.smem,
+                                a.stream, args, nullptr),
+        "cuLaunchKernel(agemm_generic)");
+}
+
+std::vector<KernelConfig> GenericFamily::search_space(const Problem&, const SearchLimits&) const { return {}; }
+
+std::vector<KernelConfig> GenericFamily::history_variants(const KernelConfig& winner) const {
+  return {winner};
+}
+
+}  // namespace autogemm

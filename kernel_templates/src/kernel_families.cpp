@@ -1,0 +1,53 @@
+#include "autogemm/kernel_families.h"
+
+#include <utility>
+
+#include "autogemm/kernel_config.h"
+
+namespace autogemm {
+namespace {
+
+template <size_t... I>
+std::vector<const KernelFamily*> list(std::index_sequence<I...>) {
+  return {&std::variant_alternative_t<I, FamilyParams>::Family::instance()...};
+}
+
+}  // namespace
+
+SearchLimits SearchLimits::of(const DeviceInfo& dev) {
+  SearchLimits l;
+  l.max_threads = dev.max_threads_per_block;
+  l.max_smem = size_t(dev.max_smem_per_block_optin);
+  l.sm_count = dev.sm_count;
+  l.regs_per_sm = dev.regs_per_sm;
+  l.max_threads_per_sm = dev.max_threads_per_sm;
+  l.smem_per_sm = size_t(dev.max_smem_per_sm);
+  return l;
+}
+
+const char* to_string(AccuracyClass a) {
+  switch (a) {
+    case AccuracyClass::StrictFp32: return "strict FP32";
+  }
+  return "?";
+}
+
+const std::vector<const KernelFamily*>& all_families() {
+  static const std::vector<const KernelFamily*> families =
+      list(std::make_index_sequence<std::variant_size_v<FamilyParams>>());
+  return families;
+}
+
+const KernelFamily* find_family(const std::string& name) {
+  for (const KernelFamily* f : all_families())
+    if (name == f->name()) return f;
+  return nullptr;
+}
+
+const KernelFamily& family_of(const FamilyParams& p) {
+  return std::visit([](const auto& v) -> const KernelFamily& {
+    return std::decay_t<decltype(v)>::Family::instance();
+  }, p);
+}
+
+}  // namespace autogemm

@@ -1,0 +1,61 @@
+// Tuning keys and records: the plain values that name a device, a problem
+// and one measured candidate. Shared by the core, the tuner and the store, so
+// code that only needs to *name* a tuning result does not link SQLite.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace autogemm {
+
+/// What identifies a GPU for tuning purposes: everything that changes kernel
+/// behaviour or speed. The device ordinal is deliberately not part of it.
+struct DeviceKey {
+  std::string name;         ///< e.g. "NVIDIA H200"
+  int cc_major = 0;         ///< compute capability
+  int cc_minor = 0;
+  int sm_count = 0;         ///< multiprocessors
+  int driver_version = 0;   ///< cuDriverGetVersion, e.g. 13000
+  int nvrtc_version = 0;    ///< major*1000 + minor*10, e.g. 13000
+  bool operator==(const DeviceKey& o) const {
+    return name == o.name && cc_major == o.cc_major && cc_minor == o.cc_minor &&
+           sm_count == o.sm_count && driver_version == o.driver_version &&
+           nvrtc_version == o.nvrtc_version;
+  }
+};
+
+/// A GEMM problem in autogemm's canonical form (row-major C = op(A) op(B)).
+struct ShapeKey {
+  int64_t m = 0, n = 0, k = 0;
+  bool trans_a = false, trans_b = false;
+  bool aligned = false;  ///< alignment class: 16-byte vector access is legal
+  bool operator==(const ShapeKey& o) const {
+    return m == o.m && n == o.n && k == o.k && trans_a == o.trans_a &&
+           trans_b == o.trans_b && aligned == o.aligned;
+  }
+};
+
+/// Outcome of measuring one candidate configuration.
+enum class TrialStatus { Ok, CompileFailed, LimitsExceeded, WrongResult, Timeout, Crashed };
+
+const char* to_string(TrialStatus s);
+std::optional<TrialStatus> parse_trial_status(const std::string& s);
+
+struct TrialRecord {
+  std::string config;          ///< canonical KernelConfig string
+  TrialStatus status = TrialStatus::Ok;
+  double median_ms = 0;        ///< median kernel time (0 unless status Ok)
+  double spread_ms = 0;        ///< measurement noise: interquartile range
+  double gflops = 0;
+  std::string detail;          ///< why it failed (compile log excerpt, error)
+};
+
+struct TuningCost {
+  int candidates = 0;          ///< configurations tried
+  double compile_s = 0;        ///< summed NVRTC time
+  double wall_s = 0;           ///< wall time of the whole tuning of the shape
+  std::string strategy;        ///< e.g. "exhaustive", "sampled"
+};
+
+}  // namespace autogemm

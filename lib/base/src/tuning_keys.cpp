@@ -1,0 +1,24 @@
+#include "autogemm/tuning_keys.h"
+
+namespace autogemm {
+
+const char* to_string(TrialStatus s) {
+  switch (s) {
+    case TrialStatus::Ok: return "ok";
+    case TrialStatus::CompileFailed: return "compile_failed";
+    case TrialStatus::LimitsExceeded: return "limits_exceeded";
+    case TrialStatus::WrongResult: return "wrong_result";
+    case TrialStatus::Timeout: return "timeout";
+    case TrialStatus::Crashed: return "crashed";
+  }
+  return "unknown";
+}
+
+std::optional<TrialStatus> parse_trial_status(const std::string& s) {
+  for (TrialStatus t : {TrialStatus::Ok, TrialStatus::CompileFailed, TrialStatus::LimitsExceeded,
+                        TrialStatus::WrongResult, TrialStatus::Timeout, TrialStatus::Crashed})
+    if (s == to_string(t)) return t;
+  return std::nullopt;
+}
+
+}  // namespace autogemm
