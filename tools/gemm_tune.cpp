@@ -27,7 +27,7 @@ namespace {
 struct Args {
   int device = 0;
   std::vector<std::string> shapes, families;
-  std::string shapes_file, db, strategy = "model", json_out;
+  std::string shapes_file, db, strategy = "model", json_out, math_mode;
   int budget = 48;
   unsigned seed = 1;
   bool force = false;
@@ -40,6 +40,10 @@ void add_options(CLI::App& app, Args& a) {
   app.add_option("--shapes-file", a.shapes_file, "file with one shape per line ('#' comments)");
   app.add_option("--db", a.db, "tuning cache file (default: $AUTOGEMM_CACHE, else $XDG_CACHE_HOME/autogemm/tuning.db, else ~/.cache/autogemm/tuning.db)");
   app.add_option("--family", a.families, "kernel family to tune (repeatable; default: every family that runs on the GPU)");
+  app.add_option("--math-mode", a.math_mode,
+                 "strict (FFMA families only) or fp32_accurate (also the FP32-accurate tensor-core families); "
+                 "default $AUTOGEMM_MATH_MODE, else strict")
+      ->check(CLI::IsMember({"strict", "fp32_accurate"}));
   app.add_option("--strategy", a.strategy, "model (default), sampled or exhaustive")
       ->check(CLI::IsMember({"model", "sampled", "exhaustive"}));
   app.add_option("--budget", a.budget, "candidates measured per shape and family (model, sampled)")
@@ -129,6 +133,7 @@ int tune_all(const Args& a, TuningCache& cache, const std::vector<ShapeSpec>& sp
   SessionOptions opt;
   opt.force = a.force;
   opt.tune.families = a.families;
+  opt.tune.math_mode = a.math_mode.empty() ? math_mode_from_environment() : *parse_math_mode(a.math_mode);
   opt.tune.strategy = *parse_strategy(a.strategy);
   opt.tune.budget = a.budget;
   opt.tune.seed = a.seed;
@@ -180,8 +185,13 @@ int main(int argc, char** argv) {
   std::vector<ShapeSpec> specs;
   try {
     specs = resolve_shapes(a.shapes, a.shapes_file);
-    for (const std::string& f : a.families)
-      if (!find_family(f)) throw std::invalid_argument("unknown kernel family '" + f + "'");
+    const MathMode mode = a.math_mode.empty() ? math_mode_from_environment() : *parse_math_mode(a.math_mode);
+    for (const std::string& f : a.families) {
+      const KernelFamily* fam = find_family(f);
+      if (!fam) throw std::invalid_argument("unknown kernel family '" + f + "'");
+      if (!admits(mode, fam->accuracy()))
+        throw std::invalid_argument("the " + f + " family is only tuned with --math-mode fp32_accurate");
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gemm_tune: %s\n", e.what());
     return 2;

@@ -28,6 +28,7 @@ SearchLimits SearchLimits::of(const DeviceInfo& dev) {
 const char* to_string(AccuracyClass a) {
   switch (a) {
     case AccuracyClass::StrictFp32: return "strict FP32";
+    case AccuracyClass::Fp32Accurate: return "FP32-accurate tensor cores";
   }
   return "?";
 }

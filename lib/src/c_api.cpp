@@ -69,6 +69,20 @@ autogemm_status api_call(Body&& body) noexcept {
   }
 }
 
+/// The MathMode of a C mode value; ApiError for anything else (DEFAULT is
+/// only handled by the caller where `default_ok`).
+autogemm::MathMode math_mode_of(autogemm_math_mode mode, bool default_ok) {
+  switch (int(mode)) {
+    case AUTOGEMM_MATH_STRICT: return autogemm::MathMode::Strict;
+    case AUTOGEMM_MATH_FP32_ACCURATE: return autogemm::MathMode::Fp32Accurate;
+    default: break;
+  }
+  throw autogemm::ApiError(AUTOGEMM_INVALID_MATH_MODE,
+                           "math mode " + std::to_string(int(mode)) + " is not AUTOGEMM_MATH_STRICT (0)" +
+                               (default_ok ? ", AUTOGEMM_MATH_DEFAULT (-1)" : "") +
+                               " or AUTOGEMM_MATH_FP32_ACCURATE (1)");
+}
+
 /// Copies `src` into `dst[size]` with its terminating zero; false (nothing
 /// written) if it does not fit.
 bool copy_text(const std::string& src, char* dst, size_t size) {
@@ -104,6 +118,7 @@ const char* autogemm_status_string(autogemm_status s) {
     case AUTOGEMM_OUT_OF_MEMORY: return "out of memory";
     case AUTOGEMM_CACHE_ERROR: return "the tuning cache file cannot be used; running on built-in defaults";
     case AUTOGEMM_INTERNAL_ERROR: return "internal error";
+    case AUTOGEMM_INVALID_MATH_MODE: return "invalid math mode";
   }
   return "unknown status";
 }
@@ -144,6 +159,27 @@ autogemm_status autogemm_sgemm(autogemm_layout layout, autogemm_transpose trans_
   return api_call([&] { Dispatcher::instance().sgemm(g, stream); });
 }
 
+autogemm_status autogemm_set_math_mode(autogemm_math_mode mode) {
+  const FpEnvGuard fp;
+  return api_call([&] { Dispatcher::instance().set_process_mode(math_mode_of(mode, false)); });
+}
+
+autogemm_status autogemm_set_thread_math_mode(autogemm_math_mode mode) {
+  const FpEnvGuard fp;
+  return api_call([&] {
+    if (mode == AUTOGEMM_MATH_DEFAULT)
+      Dispatcher::instance().set_thread_mode(std::nullopt);
+    else
+      Dispatcher::instance().set_thread_mode(math_mode_of(mode, true));
+  });
+}
+
+autogemm_math_mode autogemm_get_math_mode(void) {
+  const FpEnvGuard fp;
+  return Dispatcher::instance().mode() == autogemm::MathMode::Fp32Accurate ? AUTOGEMM_MATH_FP32_ACCURATE
+                                                                          : AUTOGEMM_MATH_STRICT;
+}
+
 void autogemm_get_stats(autogemm_stats* out) {
   const FpEnvGuard fp;
   if (out) Dispatcher::instance().stats(out);
@@ -165,6 +201,8 @@ autogemm_status autogemm_describe_plan(autogemm_layout layout, autogemm_transpos
         !copy_text(plan.config, info.config, sizeof info.config) ||
         !copy_text(to_string(plan.source), info.source_name, sizeof info.source_name))
       throw std::length_error("the plan's text does not fit autogemm_plan_info: " + plan.config);
+    info.math_mode = plan.mode == autogemm::MathMode::Fp32Accurate ? AUTOGEMM_MATH_FP32_ACCURATE : AUTOGEMM_MATH_STRICT;
+    info.fp32_accurate = plan.accuracy == autogemm::AccuracyClass::Fp32Accurate ? 1 : 0;
     info.source = plan.source == autogemm::PlanSource::Exact     ? AUTOGEMM_PLAN_EXACT
                   : plan.source == autogemm::PlanSource::Nearest ? AUTOGEMM_PLAN_NEAREST
                                                                  : AUTOGEMM_PLAN_DEFAULT;

@@ -38,7 +38,7 @@ std::vector<TunedEntry> usable_winners(const std::vector<WinnerRecord>& rows) {
   return out;
 }
 
-PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winners) {
+PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winners, MathMode mode) {
   const ShapeKey key = p.key();
   // K = 0 (beta != 1: C is only scaled) has no log-distance; every config
   // of the layouts computes it, so distance over M and N alone decides.
@@ -47,6 +47,7 @@ PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winner
   const TunedEntry* nearest = nullptr;
   double best = std::numeric_limits<double>::infinity();
   for (const TunedEntry& w : winners) {
+    if (!admits(mode, w.config.family().accuracy())) continue;
     if (!w.config.can_implement(p)) continue;
     if (w.config.workspace_floats(p) > kMaxWorkspaceFloats) continue;
     if (w.shape == key) {

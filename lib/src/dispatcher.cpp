@@ -16,14 +16,26 @@ namespace autogemm {
 
 namespace {
 
-struct ShapeKeyHash {
-  size_t operator()(const ShapeKey& s) const noexcept {
+/// Plans are per shape and math mode: a mode admits other families.
+struct PlanKey {
+  ShapeKey shape;
+  MathMode mode;
+  bool operator==(const PlanKey& o) const { return shape == o.shape && mode == o.mode; }
+};
+
+struct PlanKeyHash {
+  size_t operator()(const PlanKey& k) const noexcept {
+    const ShapeKey& s = k.shape;
     size_t h = std::hash<int64_t>()(s.m);
     h = h * 1000003u ^ std::hash<int64_t>()(s.n);
     h = h * 1000003u ^ std::hash<int64_t>()(s.k);
-    return h * 31u + (size_t(s.trans_a) | size_t(s.trans_b) << 1 | size_t(s.aligned) << 2);
+    return h * 31u + (size_t(s.trans_a) | size_t(s.trans_b) << 1 | size_t(s.aligned) << 2 |
+                      size_t(k.mode) << 3);
   }
 };
+
+/// The calling thread's own mode, if it set one (autogemm_set_thread_math_mode).
+thread_local std::optional<MathMode> t_thread_mode;
 
 struct Plan {
   std::shared_ptr<const LoadedKernel> kernel;
@@ -53,20 +65,20 @@ struct ContextState {
   std::vector<TunedEntry> winners;
   std::unique_ptr<KernelCache> kernels;
   std::shared_mutex plans_mu;
-  std::unordered_map<ShapeKey, Plan, ShapeKeyHash> plans;
+  std::unordered_map<PlanKey, Plan, PlanKeyHash> plans;
   std::mutex ws_mu;
   std::unordered_map<CUstream, DeviceBuffer> workspaces;
 
   /// The plan for `p`, made on first sight: policy, then kernel load; a
   /// config that fails to build or load falls back to the default, then to
   /// the generic kernel.
-  const Plan& plan(const Problem& p) {
-    const ShapeKey key = p.key();
+  const Plan& plan(const Problem& p, MathMode mode) {
+    const PlanKey key{p.key(), mode};
     {
       std::shared_lock<std::shared_mutex> lock(plans_mu);
       if (auto it = plans.find(key); it != plans.end()) return it->second;
     }
-    PlanChoice choice = choose_config(p, winners);
+    PlanChoice choice = choose_config(p, winners, mode);
     Plan plan;
     plan.source = choice.source;
     const KernelConfig candidates[] = {choice.config, default_config(p),
@@ -119,7 +131,19 @@ Dispatcher& Dispatcher::instance() {
   return *d;
 }
 
-Dispatcher::Dispatcher() : counters_(std::make_unique<DispatchCounters>()) {}
+Dispatcher::Dispatcher()
+    : counters_(std::make_unique<DispatchCounters>()), process_mode_(int(MathMode::Strict)) {
+  std::string bad;
+  process_mode_ = int(math_mode_from_environment(&bad));
+  if (!bad.empty())
+    log().warn("AUTOGEMM_MATH_MODE='{}' is not a math mode (strict, fp32_accurate); using strict", bad);
+}
+
+void Dispatcher::set_process_mode(MathMode m) { process_mode_.store(int(m), std::memory_order_relaxed); }
+void Dispatcher::set_thread_mode(std::optional<MathMode> m) { t_thread_mode = m; }
+MathMode Dispatcher::mode() const {
+  return t_thread_mode ? *t_thread_mode : MathMode(process_mode_.load(std::memory_order_relaxed));
+}
 Dispatcher::~Dispatcher() = default;
 
 void Dispatcher::open_store_locked() {
@@ -224,7 +248,7 @@ void Dispatcher::sgemm(const GemmArgs& args, CUstream stream) {
   try {
     const CanonicalCall call = normalize(args);
     const std::shared_ptr<ContextState> state = context_state(ctx);
-    const Plan& plan = state->plan(call.problem);
+    const Plan& plan = state->plan(call.problem, mode());
     const size_t ws = plan.kernel->config().workspace_floats(call.problem);
     if (ws)
       state->launch_with_workspace(*plan.kernel, call, stream, ws);
@@ -235,6 +259,8 @@ void Dispatcher::sgemm(const GemmArgs& args, CUstream stream) {
                 : plan.source == PlanSource::Nearest ? counters_->nearest
                                                      : counters_->fallback;
     hit.fetch_add(1, std::memory_order_relaxed);
+    if (plan.kernel->config().family().accuracy() == AccuracyClass::Fp32Accurate)
+      counters_->fp32_accurate.fetch_add(1, std::memory_order_relaxed);
   } catch (const std::exception& e) {
     // A run-time failure of real work is worth a line in the log even when
     // the caller only looks at the status.
@@ -247,11 +273,15 @@ PlanDescription Dispatcher::describe(const GemmArgs& args) {
   check_arguments(args);
   const CUcontext ctx = current_context();
   const CanonicalCall call = normalize(args);
-  const Plan& plan = context_state(ctx)->plan(call.problem);
+  const MathMode m = mode();
+  const Plan& plan = context_state(ctx)->plan(call.problem, m);
   PlanDescription out;
-  out.config = plan.kernel->config().to_string();
-  out.family = out.config.substr(0, out.config.find(' '));
+  const KernelConfig& cfg = plan.kernel->config();
+  out.config = cfg.to_string();
+  out.family = cfg.family().name();
   out.source = plan.source;
+  out.mode = m;
+  out.accuracy = cfg.family().accuracy();
   return out;
 }
 

@@ -206,7 +206,7 @@ TEST(CApi, StatusStringsAreNonEmptyAndDistinct) {
       AUTOGEMM_INVALID_LDC,    AUTOGEMM_NULL_A,         AUTOGEMM_NULL_B,
       AUTOGEMM_NULL_C,         AUTOGEMM_NO_DEVICE,      AUTOGEMM_NO_CONTEXT,
       AUTOGEMM_CUDA_ERROR,     AUTOGEMM_COMPILE_ERROR,  AUTOGEMM_OUT_OF_MEMORY,
-      AUTOGEMM_CACHE_ERROR,    AUTOGEMM_INTERNAL_ERROR};
+      AUTOGEMM_CACHE_ERROR,    AUTOGEMM_INTERNAL_ERROR, AUTOGEMM_INVALID_MATH_MODE};
   std::set<std::string> seen;
   for (autogemm_status s : all) {
     const char* text = autogemm_status_string(s);

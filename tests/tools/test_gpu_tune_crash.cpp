@@ -152,9 +152,10 @@ std::vector<std::string> exhaustive_argv(const std::string& db) {
 std::pair<size_t, size_t> progress_of(const std::string& err) {
   std::pair<size_t, size_t> best{0, 0};
   for (const std::string& l : text_lines(err)) {
-    const size_t at = l.find(kExhaustiveShape + " ");
+    const std::string name = canonical_shape(kExhaustiveShape) + " ";  // "96x80x64:NN "
+    const size_t at = l.find(name);
     if (at == std::string::npos) continue;
-    std::istringstream in(l.substr(at + kExhaustiveShape.size() + 1));
+    std::istringstream in(l.substr(at + name.size()));
     size_t d = 0, t = 0;
     char slash = 0;
     if (in >> d >> slash >> t && slash == '/' && d > best.first) best = {d, t};

@@ -53,7 +53,7 @@ TEST(ModelQuality, ReachesNinetySevenPercentOfTheExhaustiveBestOnRecordedH200Dat
     const Problem& p = rec.problem;
     double exhaustive = 0;
     for (const auto& [cfg, g] : rec.gflops) exhaustive = std::max(exhaustive, g);
-    auto picks = select_candidates(StrategyKind::Model, SearchSpace::enumerate(p, h200), p, h200, 48, 1);
+    auto picks = select_candidates(StrategyKind::Model, TiledFamily::instance().search_space(p, h200), p, h200, 48, 1);
     picks.push_back(default_config(p));
     double best = 0;
     std::string best_cfg = "(none within 10% of the best)";

@@ -32,7 +32,7 @@ const TiledParams& tp(const KernelConfig& c) { return c.get<TiledParams>(); }
 /// family is not tuned), as tiled parameters with their configs.
 std::vector<std::pair<KernelConfig, TiledParams>> tiled_space(const Problem& p, const SearchLimits& lim) {
   std::vector<std::pair<KernelConfig, TiledParams>> out;
-  for (const KernelConfig& c : SearchSpace::enumerate(p, lim)) {
+  for (const KernelConfig& c : TiledFamily::instance().search_space(p, lim)) {
     EXPECT_TRUE(c.is<TiledParams>()) << c.to_string();
     if (c.is<TiledParams>()) out.emplace_back(c, tp(c));
   }
@@ -68,11 +68,20 @@ TEST(SearchSpace, IsTheFamiliesSpacesInRegistryOrder) {
 
 TEST(TunableFamilies, NamedFamiliesThatRunOnTheDevice) {
   const DeviceInfo dev = fake_sm90();
-  // Empty: the whole registry (every family runs on sm_90), in registry order.
-  EXPECT_EQ(tunable_families(dev, {}), all_families());
+  // Empty: the whole registry that the mode admits (every family runs on
+  // sm_90), in registry order.
+  for (MathMode mode : {MathMode::Strict, MathMode::Fp32Accurate}) {
+    std::vector<const KernelFamily*> admitted;
+    for (const KernelFamily* f : all_families())
+      if (admits(mode, f->accuracy())) admitted.push_back(f);
+    EXPECT_EQ(tunable_families(dev, {}, mode), admitted) << to_string(mode);
+  }
   EXPECT_EQ(tunable_families(dev, {"tiled"}), std::vector<const KernelFamily*>{&TiledFamily::instance()});
   // Registry order, whatever the order of the names.
-  EXPECT_EQ(tunable_families(dev, {"generic", "tiled"}), all_families());
+  std::vector<const KernelFamily*> two;
+  for (const KernelFamily* f : all_families())
+    if (f == &TiledFamily::instance() || f == &GenericFamily::instance()) two.push_back(f);
+  EXPECT_EQ(tunable_families(dev, {"generic", "tiled"}), two);
   EXPECT_THROW(tunable_families(dev, {"tiled", "nope"}), std::invalid_argument);
   EXPECT_THROW(tunable_families(dev, {""}), std::invalid_argument);
 }
@@ -83,7 +92,7 @@ TEST(SearchSpace, EveryCandidateIsValidImplementsAndFitsLimits) {
   const SearchLimits lim;  // H100/H200-like defaults
   for (const ShapeSpec& spec : default_suite()) {
     const Problem p = spec.problem();
-    const auto space = SearchSpace::enumerate(p, lim);
+    const auto space = TiledFamily::instance().search_space(p, lim);
     ASSERT_FALSE(space.empty()) << p.to_string();
     std::set<std::string> seen;
     for (const KernelConfig& c : space) {
@@ -100,7 +109,9 @@ TEST(SearchSpace, EveryCandidateIsValidImplementsAndFitsLimits) {
       // Dispatch refuses bigger workspaces: the tuner must never pick one.
       ASSERT_LE(c.workspace_floats(p), KernelConfig::kMaxWorkspaceFloats) << c.to_string();
       // Large register-tile bodies get a partly unrolled twin; nothing else.
-      if (t.k_unroll) ASSERT_GT(t.tm * t.tn * t.bk, 1024) << c.to_string();
+      if (t.k_unroll) {
+        ASSERT_GT(t.tm * t.tn * t.bk, 1024) << c.to_string();
+      }
       ASSERT_TRUE(seen.insert(c.to_string()).second) << "duplicate " << c.to_string();
       // KernelConfig text survives the cache round trip.
       auto back = KernelConfig::parse(c.to_string());
@@ -114,8 +125,8 @@ TEST(SearchSpace, SmallerSharedMemoryLimitPrunesBigTiles) {
   SearchLimits small;
   small.max_smem = 16 * 1024;
   const Problem p = shape("4096x4096x4096");
-  for (const KernelConfig& c : SearchSpace::enumerate(p, small)) EXPECT_LE(c.smem_bytes(), small.max_smem);
-  EXPECT_LT(SearchSpace::enumerate(p, small).size(), SearchSpace::enumerate(p, SearchLimits{}).size());
+  for (const KernelConfig& c : TiledFamily::instance().search_space(p, small)) EXPECT_LE(c.smem_bytes(), small.max_smem);
+  EXPECT_LT(TiledFamily::instance().search_space(p, small).size(), TiledFamily::instance().search_space(p, SearchLimits{}).size());
 }
 
 TEST(SearchSpace, SplitKOnlyWhenTilesCannotFillTheGpuOrTheLastWave) {
@@ -148,7 +159,9 @@ TEST(SearchSpace, SplitKAgainstAPartialLastWave) {
   EXPECT_TRUE(any_split);
   // 4096^3 with 128x128 tiles: 1024 tiles on 2 x 132 slots, last wave 88% full.
   for (const auto& [c, t] : tiled_space(shape("4096x4096x4096"), lim))
-    if (t.bm == 128 && t.bn == 128) EXPECT_EQ(t.split_k, 1) << c.to_string();
+    if (t.bm == 128 && t.bn == 128) {
+      EXPECT_EQ(t.split_k, 1) << c.to_string();
+    }
 }
 
 TEST(SearchSpace, FourStagesOnlyForSkinnyProblems) {
@@ -179,7 +192,7 @@ TEST(SearchSpace, UnalignedProblemsGetScalarAccessOnly) {
 TEST(SearchSpace, TransposesFollowTheProblem) {
   for (const char* t : {"512x512x512:NT", "512x512x512:TN", "col:512x256x128:TT"}) {
     const Problem p = shape(t);
-    for (const KernelConfig& c : SearchSpace::enumerate(p, SearchLimits{})) {
+    for (const KernelConfig& c : TiledFamily::instance().search_space(p, SearchLimits{})) {
       ASSERT_EQ(c.trans_a, p.trans_a);
       ASSERT_EQ(c.trans_b, p.trans_b);
     }

@@ -31,7 +31,7 @@ TEST(Strategy, ParseAndPrint) {
 TEST(Strategy, BudgetsAreRespectedAndCandidatesComeFromTheSpace) {
   const SearchLimits lim;
   const Problem p = shape("2048x2048x2048");
-  const auto space = SearchSpace::enumerate(p, lim);
+  const auto space = TiledFamily::instance().search_space(p, lim);
   std::set<std::string> all;
   for (const auto& c : space) all.insert(c.to_string());
   for (auto k : {StrategyKind::Sampled, StrategyKind::Model}) {
@@ -53,7 +53,7 @@ TEST(Strategy, BudgetsAreRespectedAndCandidatesComeFromTheSpace) {
 TEST(Strategy, BudgetsApplyPerFamily) {
   const SearchLimits lim;
   const Problem p = shape("1000x1000x1000");
-  std::vector<KernelConfig> space = SearchSpace::enumerate(p, lim);
+  std::vector<KernelConfig> space = TiledFamily::instance().search_space(p, lim);
   ASSERT_GT(space.size(), 20u);
   // The generic family is not tuned (empty space): add its config by hand,
   // once in the middle and once at the end (a duplicate, taken once).
@@ -83,7 +83,7 @@ TEST(Strategy, BudgetsApplyPerFamily) {
 TEST(Strategy, SamplingIsSeededAndModelIsDeterministic) {
   const SearchLimits lim;
   const Problem p = shape("1000x1000x1000");
-  const auto space = SearchSpace::enumerate(p, lim);
+  const auto space = TiledFamily::instance().search_space(p, lim);
   auto str = [](const std::vector<KernelConfig>& v) {
     std::string s;
     for (const auto& c : v) s += c.to_string() + ";";
@@ -119,7 +119,7 @@ TEST(Strategy, ModelPrefersWhatTheH200Measured) {
 TEST(Strategy, HistoryPutsTheNearestShapesWinnersFirst) {
   const SearchLimits lim;
   const Problem p = shape("3000x3000x3000");
-  const auto space = SearchSpace::enumerate(p, lim);
+  const auto space = TiledFamily::instance().search_space(p, lim);
   auto cfg = [](const char* t) { return *KernelConfig::parse(t); };
   const std::vector<HistoryEntry> history = {
       {shape("8192x8192x8192").key(), cfg("tiled bm=128 bn=128 bk=16 tm=16 tn=8 wc=4 vec=4 sk=1 sw=8 ta=0 tb=0")},

@@ -24,6 +24,7 @@ Problem problem() { return make_problem(AUTOGEMM_ROW_MAJOR, false, false, 96, 80
 
 SessionOptions options(int budget) {
   SessionOptions o;
+  o.tune.families = {"tiled"};  // the counts below are the tiled family's
   o.tune.strategy = StrategyKind::Model;
   o.tune.budget = budget;
   o.tune.compile_threads = 2;
@@ -58,7 +59,9 @@ TEST_F(Session, EveryTrialIsStoredWithItsFamilyAndTheWinnerWithItsCubin) {
     EXPECT_EQ(e.total, total);
     EXPECT_GE(e.eta_s, 0.0);
     ASSERT_TRUE(e.latest);
-    if (e.latest->trial.status == TrialStatus::Ok) ASSERT_TRUE(e.best.has_value());
+    if (e.latest->trial.status == TrialStatus::Ok) {
+      ASSERT_TRUE(e.best.has_value());
+    }
   });
   // The default, then the budget (5, or 6 when the default is not among them).
   ASSERT_GE(total, 5u);
@@ -67,7 +70,7 @@ TEST_F(Session, EveryTrialIsStoredWithItsFamilyAndTheWinnerWithItsCubin) {
   EXPECT_EQ(done, want);
   EXPECT_FALSE(o.interrupted);
   EXPECT_EQ(o.measured, int(total));
-  ASSERT_EQ(o.families.size(), 1u);  // generic has nothing to tune
+  ASSERT_EQ(o.families.size(), 1u);
   EXPECT_EQ(o.families[0].family, "tiled");
   EXPECT_EQ(o.families[0].state, FamilyOutcome::State::Tuned);
   const auto trials = cache->load_trials(fake_h200().key(), problem().key(), tiled_hash());
@@ -155,7 +158,9 @@ TEST_F(Session, FailedConfigsAreNeverRetried) {
   const ShapeOutcome o = TuningSession(*cache, fake_h200(), options(3)).tune(problem());
   EXPECT_EQ(o.measured, 3);  // the budget; the default is not run again
   for (const TrialRecord& r : cache->load_trials(fake_h200().key(), problem().key(), tiled_hash()))
-    if (r.config == doomed) EXPECT_EQ(r.detail, "recorded by an earlier run");
+    if (r.config == doomed) {
+      EXPECT_EQ(r.detail, "recorded by an earlier run");
+    }
   EXPECT_EQ(o.default_gflops, 0);
 }
 

@@ -16,14 +16,20 @@ std::vector<KernelConfig> SearchSpace::enumerate(const Problem& p, const SearchL
   return enumerate(p, lim, all_families());
 }
 
-std::vector<const KernelFamily*> tunable_families(const DeviceInfo& dev, const std::vector<std::string>& names) {
+std::vector<const KernelFamily*> tunable_families(const DeviceInfo& dev, const std::vector<std::string>& names,
+                                                  MathMode mode) {
   std::vector<const KernelFamily*> out;
-  for (const std::string& n : names)
-    if (!find_family(n)) throw std::invalid_argument("unknown kernel family '" + n + "'");
+  for (const std::string& n : names) {
+    const KernelFamily* f = find_family(n);
+    if (!f) throw std::invalid_argument("unknown kernel family '" + n + "'");
+    if (!admits(mode, f->accuracy()))
+      throw std::invalid_argument("the " + n + " family (" + to_string(f->accuracy()) +
+                                  ") is only tuned in math mode fp32_accurate");
+  }
   for (const KernelFamily* f : all_families()) {
     bool wanted = names.empty();
     for (const std::string& n : names) wanted = wanted || n == f->name();
-    if (wanted && f->arch(dev)) out.push_back(f);
+    if (wanted && f->arch(dev) && admits(mode, f->accuracy())) out.push_back(f);
   }
   return out;
 }

@@ -151,7 +151,7 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
   Worker worker(Worker::locate(opt_.worker_path), dev_.ordinal);
   TuneResult out;
   out.problem = p;
-  const std::vector<const KernelFamily*> families = tunable_families(dev_, opt_.families);
+  const std::vector<const KernelFamily*> families = tunable_families(dev_, opt_.families, opt_.math_mode);
   size_t space_size = 0;
   const std::vector<Job> jobs = plan_jobs(p, dev_, opt_, families, &space_size);
   out.candidates = resumed_candidates(p, opt_);

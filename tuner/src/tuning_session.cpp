@@ -62,7 +62,7 @@ std::vector<TuningSession::FamilyPlan> TuningSession::plan(const Problem& p, Sha
   const SearchLimits lim = SearchLimits::of(dev_);
   const KernelConfig def = default_config(p);
   std::vector<FamilyPlan> pending;
-  for (const KernelFamily* f : tunable_families(dev_, opt_.tune.families)) {
+  for (const KernelFamily* f : tunable_families(dev_, opt_.tune.families, opt_.tune.math_mode)) {
     // A family with nothing to measure here (the generic fallback) is not tuned.
     if (&def.family() != f && f->search_space(p, lim).empty()) continue;
     const std::string& hash = f->source().hash();

@@ -82,7 +82,8 @@ void Verifier::prepare(CUstream s) {
 
 double Verifier::rel_tolerance(AccuracyClass a) {
   switch (a) {
-    case AccuracyClass::StrictFp32: return kRelTolerance;
+    case AccuracyClass::StrictFp32:
+    case AccuracyClass::Fp32Accurate: return kRelTolerance;  // never looser than FFMA
   }
   return 0;  // an unknown class passes nothing
 }

@@ -8,6 +8,10 @@
 // knows its parameters: the tuner, the cache and the dispatcher only hold
 // KernelConfig values and ask the family through them. The registry
 // (kernel_families.h) is the only list of families.
+//
+// Family headers are read before KernelConfig is complete (it is built from
+// the registry's list), so a family defines in its .cpp every member that
+// returns or constructs a KernelConfig.
 #pragma once
 
 #include <cuda.h>
@@ -43,10 +47,14 @@ struct LaunchGeometry {
   unsigned smem = 0;  ///< dynamic shared memory bytes
 };
 
-/// How a family's output is judged against the FP64 reference. Each class
-/// is one bound in the verifier; a new class needs its bound there first.
+/// What a family's arithmetic is, for the math modes (math_mode.h) and the
+/// verifier. Both classes are verified against the same FP64 bound (relative
+/// 1e-5 and an element bound growing with K): an FP32-accurate family is never
+/// held to a looser bound than FFMA. The class says how the result is
+/// computed, which decides whether a caller's math mode admits the family.
 enum class AccuracyClass {
-  StrictFp32,  ///< FFMA in FP32: relative 1e-5 and an element bound growing with K
+  StrictFp32,   ///< FFMA in FP32, the default everywhere
+  Fp32Accurate, ///< FP32 accuracy from lower-precision tensor cores (3xTF32): opt-in
 };
 const char* to_string(AccuracyClass a);
 

@@ -83,7 +83,8 @@ typedef enum AUTOGEMM_ENUM_BASE {
   AUTOGEMM_COMPILE_ERROR = 23,  /* NVRTC failed to build a kernel */
   AUTOGEMM_OUT_OF_MEMORY = 24,
   AUTOGEMM_CACHE_ERROR = 25,    /* only from autogemm_init with an unusable file */
-  AUTOGEMM_INTERNAL_ERROR = 26
+  AUTOGEMM_INTERNAL_ERROR = 26,
+  AUTOGEMM_INVALID_MATH_MODE = 27 /* autogemm_set_(thread_)math_mode: no such mode */
 } autogemm_status;
 
 /* Opaque CUDA stream (cudaStream_t and CUstream are both this type). */
@@ -136,6 +137,28 @@ AUTOGEMM_API autogemm_status autogemm_sgemm(autogemm_layout layout, autogemm_tra
                                const float* a, int lda, const float* b, int ldb, float beta,
                                float* c, int ldc, struct CUstream_st* stream);
 
+/* Math modes, in the spirit of cublasSetMathMode. STRICT (the default) runs
+ * FFMA kernels only: plain FP32 arithmetic. FP32_ACCURATE also admits
+ * tensor-core kernel families that reach FP32 accuracy by splitting each
+ * operand into two TF32 parts (3xTF32); they are verified against the same
+ * FP64 bound as the FFMA kernels. No mode ever selects lossy arithmetic
+ * (plain TF32, FP16). DEFAULT, for autogemm_set_thread_math_mode only, makes
+ * the thread follow the process mode again. The process mode starts as
+ * $AUTOGEMM_MATH_MODE ("strict" or "fp32_accurate"), else STRICT. */
+typedef enum AUTOGEMM_ENUM_BASE {
+  AUTOGEMM_MATH_DEFAULT = -1,
+  AUTOGEMM_MATH_STRICT = 0,
+  AUTOGEMM_MATH_FP32_ACCURATE = 1
+} autogemm_math_mode;
+
+/* Sets the mode of every thread that has not set its own. Returns
+ * AUTOGEMM_INVALID_MATH_MODE for anything but STRICT or FP32_ACCURATE. */
+AUTOGEMM_API autogemm_status autogemm_set_math_mode(autogemm_math_mode mode);
+/* Sets the calling thread's mode (DEFAULT: follow the process mode again). */
+AUTOGEMM_API autogemm_status autogemm_set_thread_math_mode(autogemm_math_mode mode);
+/* The mode autogemm_sgemm uses on the calling thread (never DEFAULT). */
+AUTOGEMM_API autogemm_math_mode autogemm_get_math_mode(void);
+
 /* Counters of this process, for tests and diagnostics. */
 typedef struct {
   unsigned long long calls;          /* autogemm_sgemm calls that launched work */
@@ -144,6 +167,7 @@ typedef struct {
   unsigned long long default_hits;   /* with the built-in default */
   unsigned long long nvrtc_compiles; /* kernels compiled by NVRTC in this process */
   unsigned long long cubins_loaded;  /* kernels loaded from cubins stored in the cache */
+  unsigned long long fp32_accurate_calls; /* calls run by an FP32-accurate tensor-core family */
 } autogemm_stats;
 
 AUTOGEMM_API void autogemm_get_stats(autogemm_stats* out);
@@ -169,6 +193,8 @@ typedef struct {
                                              autogemm_cache lists */
   char source_name[AUTOGEMM_PLAN_SOURCE_SIZE]; /* "exact", "nearest" or "default" */
   autogemm_plan_source source;
+  autogemm_math_mode math_mode;  /* the calling thread's mode the plan was made for */
+  int fp32_accurate;             /* 1: a tensor-core FP32-accurate family; 0: strict FFMA */
 } autogemm_plan_info;
 
 /* The plan dispatch would use for this call on the current context (for tools

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "autogemm/kernel_config.h"
+#include "autogemm/math_mode.h"
 #include "autogemm/problem.h"
 #include "autogemm/tuning_cache.h"
 
@@ -42,7 +43,9 @@ std::vector<TunedEntry> usable_winners(const std::vector<WinnerRecord>& rows);
 /// Largest split-K workspace dispatch will allocate, in floats (256 MiB).
 constexpr size_t kMaxWorkspaceFloats = KernelConfig::kMaxWorkspaceFloats;
 
-/// Applies the policy above.
-PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winners);
+/// Applies the policy above to the winners whose family `mode` admits (the
+/// built-in default is strict FP32, admitted by every mode).
+PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winners,
+                         MathMode mode = MathMode::Strict);
 
 }  // namespace autogemm

@@ -13,8 +13,10 @@
 
 #include <cuda.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <stdexcept>
 #include <string>
@@ -22,6 +24,7 @@
 
 #include "autogemm/autogemm.h"
 #include "autogemm/dispatch_policy.h"
+#include "autogemm/math_mode.h"
 #include "autogemm/problem.h"
 
 namespace autogemm {
@@ -48,6 +51,8 @@ struct PlanDescription {
   std::string family;  ///< first word of the config text ("tiled", "generic")
   std::string config;  ///< canonical config text
   PlanSource source = PlanSource::Default;
+  MathMode mode = MathMode::Strict;            ///< the mode the plan was made for
+  AccuracyClass accuracy = AccuracyClass::StrictFp32;  ///< of the plan's family
 };
 
 class Dispatcher {
@@ -72,6 +77,12 @@ class Dispatcher {
   PlanDescription describe(const GemmArgs& args);
   void stats(autogemm_stats* out) const;
 
+  /// Math modes (autogemm_set_math_mode): the process mode starts as
+  /// $AUTOGEMM_MATH_MODE; a thread may override it.
+  void set_process_mode(MathMode m);
+  void set_thread_mode(std::optional<MathMode> m);
+  MathMode mode() const;
+
  private:
   std::shared_ptr<ContextState> context_state(CUcontext ctx);
   /// The caller's current context, or ApiError (no driver, no context).
@@ -79,6 +90,7 @@ class Dispatcher {
   void open_store_locked();
 
   std::unique_ptr<DispatchCounters> counters_;
+  std::atomic<int> process_mode_;
   mutable std::shared_mutex mu_;
   std::string path_;
   bool path_chosen_ = false;

@@ -11,6 +11,7 @@
 
 #include "autogemm/device_info.h"
 #include "autogemm/kernel_config.h"
+#include "autogemm/math_mode.h"
 #include "autogemm/problem.h"
 
 namespace autogemm {
@@ -24,9 +25,11 @@ class SearchSpace {
   static std::vector<KernelConfig> enumerate(const Problem& p, const SearchLimits& lim);
 };
 
-/// The families a tuning on `dev` may use: those named in `names` (all of
-/// the registry when empty) that can run on `dev`. Throws
-/// std::invalid_argument naming an unknown family.
-std::vector<const KernelFamily*> tunable_families(const DeviceInfo& dev, const std::vector<std::string>& names);
+/// The families a tuning on `dev` in `mode` may use: those named in `names`
+/// (all of the registry when empty) that can run on `dev` and that `mode`
+/// admits. Throws std::invalid_argument naming an unknown family, or a named
+/// family the mode does not admit.
+std::vector<const KernelFamily*> tunable_families(const DeviceInfo& dev, const std::vector<std::string>& names,
+                                                  MathMode mode = MathMode::Strict);
 
 }  // namespace autogemm

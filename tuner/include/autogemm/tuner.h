@@ -21,6 +21,7 @@
 
 #include "autogemm/device_info.h"
 #include "autogemm/kernel_config.h"
+#include "autogemm/math_mode.h"
 #include "autogemm/problem.h"
 #include "autogemm/strategy.h"
 #include "autogemm/tuning_cache.h"
@@ -44,6 +45,8 @@ struct TuneOptions {
   /// Families to tune (names, registry order kept); empty: every family of
   /// the registry that runs on the device.
   std::vector<std::string> families;
+  /// Which accuracy classes may be tuned (strict: FFMA families only).
+  MathMode math_mode = MathMode::Strict;
   StrategyKind strategy = StrategyKind::Model;
   int budget = 48;                 ///< candidates measured (not for exhaustive)
   unsigned seed = 1;               ///< sampling and input data
