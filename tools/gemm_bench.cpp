@@ -81,11 +81,19 @@ DispatchedPlan dispatched_plan(const CanonicalCall& c) {
   return out;
 }
 
+/// One more side of a row (--fp32-accurate): speed, error, whether it verified.
+struct Side {
+  double tflops = 0, err = 0;
+  bool ok = false;
+  std::string config;
+};
+
 struct Row {
   std::string shape, config;
   double ag_tflops = 0, cb_tflops = 0, ag_err = 0, cb_err = 0;
   Timing ag, cb;
   bool ag_ok = false, cb_ok = false;
+  std::optional<Side> accurate, tf32;  ///< autogemm in fp32_accurate mode; cuBLAS TF32
 };
 
 struct Session {
@@ -94,7 +102,41 @@ struct Session {
   Benchmark& bench;
   cublasHandle_t cublas;
   TimingOptions topt;
+  cublasHandle_t cublas_tf32 = nullptr;  ///< --fp32-accurate: TF32 tensor cores (error reference)
 };
+
+/// autogemm in math mode FP32_ACCURATE on the verifier's inputs (this thread only).
+Side measure_accurate(Session& s, Verifier& ver, const Problem& p) {
+  const CanonicalCall& call = ver.call();
+  const CUstream st = s.stream.get();
+  autogemm_set_thread_math_mode(AUTOGEMM_MATH_FP32_ACCURATE);
+  Side side;
+  ver.prepare(st);
+  if (run_autogemm(call, st) != AUTOGEMM_SUCCESS) throw std::runtime_error(autogemm_last_error());
+  const DispatchedPlan plan = dispatched_plan(call);
+  side.config = plan.text;
+  const VerifyResult v = ver.check(st, plan.config ? plan.config->family().accuracy() : AccuracyClass::StrictFp32);
+  side.ok = v.ok;
+  side.err = v.rel_error;
+  side.tflops = p.flops() / (s.bench.time([&](CUstream x) { run_autogemm(call, x); }, s.topt).median_ms * 1e9);
+  autogemm_set_thread_math_mode(AUTOGEMM_MATH_DEFAULT);
+  return side;
+}
+
+/// cuBLAS with TF32 tensor cores: its error is the lossy reference (it is
+/// expected not to verify against the FP32 bound).
+Side measure_tf32(Session& s, Verifier& ver, const Problem& p) {
+  const CanonicalCall& call = ver.call();
+  Side side;
+  ver.prepare(s.stream.get());
+  run_cublas(s.cublas_tf32, call);
+  const VerifyResult v = ver.check(s.stream.get());
+  side.ok = v.ok;
+  side.err = v.rel_error;
+  side.tflops = p.flops() / (s.bench.time([&](CUstream) { run_cublas(s.cublas_tf32, call); }, s.topt).median_ms * 1e9);
+  side.config = "cublasSgemm, CUBLAS_TF32_TENSOR_OP_MATH";
+  return side;
+}
 
 /// One shape, both sides: correctness first, then timing.
 Row measure_shape(Session& s, const ShapeSpec& spec, double* first_call_ms) {
@@ -127,6 +169,13 @@ Row measure_shape(Session& s, const ShapeSpec& spec, double* first_call_ms) {
   row.cb = s.bench.time([&](CUstream) { run_cublas(s.cublas, call); }, s.topt);
   row.ag_tflops = p.flops() / (row.ag.median_ms * 1e9);
   row.cb_tflops = p.flops() / (row.cb.median_ms * 1e9);
+  if (s.cublas_tf32) {
+    row.accurate = measure_accurate(s, ver, p);
+    row.tf32 = measure_tf32(s, ver, p);
+    std::fprintf(stderr, "%-22s fp32_accurate %7.2f (err %.1e)  cuBLAS TF32 %7.2f (err %.1e)  (%s)\n",
+                 row.shape.c_str(), row.accurate->tflops, row.accurate->err, row.tf32->tflops, row.tf32->err,
+                 row.accurate->config.c_str());
+  }
   std::fprintf(stderr, "%-22s autogemm %7.2f  cuBLAS %7.2f TFLOP/s  (%s)\n", row.shape.c_str(), row.ag_tflops,
                row.cb_tflops, row.config.c_str());
   return row;
@@ -196,6 +245,14 @@ nlohmann::json to_json(const DeviceInfo& dev, const std::vector<Row>& rows, cons
                             {"cublas_verified", r.cb_ok}, {"autogemm_median_ms", r.ag.median_ms},
                             {"cublas_median_ms", r.cb.median_ms}, {"autogemm_iqr_ms", r.ag.iqr_ms},
                             {"cublas_iqr_ms", r.cb.iqr_ms}, {"config", r.config}});
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    if (!r.accurate) continue;
+    js["shapes"][i]["fp32_accurate"] = {{"tflops", r.accurate->tflops}, {"rel_error", r.accurate->err},
+                                        {"verified", r.accurate->ok}, {"config", r.accurate->config},
+                                        {"ratio_to_cublas_sgemm", r.accurate->tflops / r.cb_tflops}};
+    js["shapes"][i]["cublas_tf32"] = {{"tflops", r.tf32->tflops}, {"rel_error", r.tf32->err}};
+  }
   js["geomean_ratio"] = geomean_ratio(rows);
   js["first_autogemm_call_ms"] = first_ms;
   if (o.dispatch_us >= 0) {
@@ -205,6 +262,8 @@ nlohmann::json to_json(const DeviceInfo& dev, const std::vector<Row>& rows, cons
   return js;
 }
 
+void print_overhead(const Overhead& o, double first_ms);
+
 void print_results(const std::vector<Row>& rows, const Overhead& o, double first_ms) {
   std::printf("\n%-22s %9s %9s %6s %9s %9s  %s\n", "shape", "autogemm", "cuBLAS", "ratio", "err(ag)", "err(cb)",
               "autogemm config");
@@ -213,6 +272,22 @@ void print_results(const std::vector<Row>& rows, const Overhead& o, double first
                 r.ag_tflops / r.cb_tflops, r.ag_err, r.cb_err, r.config.c_str(), r.ag_ok ? "" : "  WRONG");
   std::printf("geometric mean autogemm/cuBLAS over %zu shapes: %.3f   (TFLOP/s, median of event-timed runs)\n",
               rows.size(), geomean_ratio(rows));
+  if (rows.empty() || !rows[0].accurate) return print_overhead(o, first_ms);
+  std::printf("\n%-22s %9s %6s %9s %9s %9s  %s\n", "shape", "fp32-acc", "ratio", "err(acc)", "cb-tf32",
+              "err(tf32)", "fp32_accurate config");
+  double log_sum = 0;
+  for (const Row& r : rows) {
+    log_sum += std::log(r.accurate->tflops / r.cb_tflops);
+    std::printf("%-22s %9.2f %6.3f %9.1e %9.2f %9.1e  %s%s\n", r.shape.c_str(), r.accurate->tflops,
+                r.accurate->tflops / r.cb_tflops, r.accurate->err, r.tf32->tflops, r.tf32->err,
+                r.accurate->config.c_str(), r.accurate->ok ? "" : "  WRONG");
+  }
+  std::printf("geometric mean fp32_accurate/cuBLAS SGEMM over %zu shapes: %.3f\n", rows.size(),
+              std::exp(log_sum / double(rows.size())));
+  print_overhead(o, first_ms);
+}
+
+void print_overhead(const Overhead& o, double first_ms) {
   if (o.dispatch_us >= 0)
     std::printf("host time per call: autogemm_sgemm %.2f us, bare cuLaunchKernel %.2f us (+%.2f us)\n",
                 o.dispatch_us, o.bare_us, o.dispatch_us - o.bare_us);
@@ -224,6 +299,7 @@ struct Options {
   std::vector<std::string> shapes;
   std::string shapes_file, db, json_out;
   int overhead_calls = 20000;
+  bool fp32_accurate = false;
 };
 
 /// The whole benchmark on a GPU; returns the exit status.
@@ -239,6 +315,11 @@ int run(const Options& opt, const std::vector<ShapeSpec>& specs) {
   cublas_check(cublasSetStream(h, reinterpret_cast<cudaStream_t>(stream.get())), "cublasSetStream");
   Benchmark bench(dev, stream.get());
   Session s{dev, stream, bench, h, TimingOptions{}};
+  if (opt.fp32_accurate) {
+    cublas_check(cublasCreate(&s.cublas_tf32), "cublasCreate");
+    cublas_check(cublasSetMathMode(s.cublas_tf32, CUBLAS_TF32_TENSOR_OP_MATH), "cublasSetMathMode(TF32)");
+    cublas_check(cublasSetStream(s.cublas_tf32, reinterpret_cast<cudaStream_t>(stream.get())), "cublasSetStream");
+  }
   s.topt.min_runs = 10;
   s.topt.max_runs = 100;
   s.topt.target_ms = 200;
@@ -247,13 +328,14 @@ int run(const Options& opt, const std::vector<ShapeSpec>& specs) {
   for (const ShapeSpec& spec : specs) rows.push_back(measure_shape(s, spec, &first_ms));
   const Overhead o = opt.overhead_calls > 0 ? measure_overhead(s, opt.overhead_calls) : Overhead{};
   cublasDestroy(h);
+  if (s.cublas_tf32) cublasDestroy(s.cublas_tf32);
   print_results(rows, o, first_ms);
   if (!opt.json_out.empty()) {
     std::ofstream f(opt.json_out);
     f << to_json(dev, rows, o, first_ms).dump(2) << "\n";
   }
   for (const Row& r : rows)
-    if (!r.ag_ok) return 1;
+    if (!r.ag_ok || (r.accurate && !r.accurate->ok)) return 1;
   return 0;
 }
 
@@ -268,6 +350,9 @@ int main(int argc, char** argv) {
   app.add_option("--db", opt.db, "tuning cache to dispatch from (default: the default cache)");
   app.add_option("--json", opt.json_out, "also write the results as JSON to this file");
   app.add_option("--overhead-calls", opt.overhead_calls, "calls timed for the host dispatch overhead (0: skip)");
+  app.add_flag("--fp32-accurate", opt.fp32_accurate,
+               "also measure autogemm in math mode fp32_accurate (tensor-core 3xTF32 families) and cuBLAS with "
+               "TF32 tensor cores, whose error is the lossy reference");
   CLI11_PARSE(app, argc, argv);
 
   std::vector<ShapeSpec> specs;

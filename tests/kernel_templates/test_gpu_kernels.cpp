@@ -57,14 +57,14 @@ class GpuKernels : public testing::GpuTest {
   void expect_correct(const KernelConfig& cfg, const Shape& s, bool aligned, float alpha, float beta, int ld_pad) {
     const Problem p = problem_for(cfg.trans_a, cfg.trans_b, s, aligned, ld_pad);
     if (!cfg.can_implement(p)) GTEST_FAIL() << "test setup: " << cfg.to_string() << " cannot run " << p.to_string();
-    Verifier ver(p, dev_, alpha, beta, 7);
+    Verifier ver(p, dev_, alpha, beta, 7, 4);  // a wide exponent range, as the tuner checks
     const LoadedKernel& k = kernel(cfg);
     DeviceBuffer ws(std::max<size_t>(cfg.workspace_floats(p), 1) * 4);
     AUTOGEMM_CU(cuMemsetD32(ws.get(), 0, ws.bytes() / 4));
     Stream st;
     ver.prepare(st.get());
     k.launch(ver.call(), st.get(), ws.get());
-    const VerifyResult r = ver.check(st.get());
+    const VerifyResult r = ver.check(st.get(), cfg.family().accuracy());
     EXPECT_TRUE(r.ok) << cfg.to_string() << " on " << p.to_string() << " alpha=" << alpha << " beta=" << beta
                       << " ld+" << ld_pad << ": " << r.why << " (rel " << r.rel_error << ")";
   }

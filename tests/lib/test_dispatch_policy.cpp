@@ -274,3 +274,30 @@ TEST(UsableWinners, StaleRowsAreNotDispatched) {
 }
 
 }  // namespace
+
+namespace {
+
+// Math modes: a faster FP32-accurate tensor-core winner is dispatched only
+// when the caller's mode admits it; strict callers get the FFMA winner.
+TEST(DispatchPolicyMathMode, TensorCoreWinnersOnlyInTheFp32AccurateMode) {
+  const Problem p = problem(1024, 1024, 1024);
+  const auto tc_space = autogemm::Tf32x3Family::instance().search_space(p, autogemm::SearchLimits{});
+  ASSERT_FALSE(tc_space.empty());
+  const KernelConfig strict = tiled(128, 128, 8, 8, 8, 4, 1, false, false);
+  std::vector<TunedEntry> winners = {{p.key(), strict, 30000, 2.0}, {p.key(), tc_space.front(), 60000, 1.0}};
+  const auto in_strict = autogemm::choose_config(p, winners, autogemm::MathMode::Strict);
+  EXPECT_EQ(in_strict.config.to_string(), strict.to_string());
+  EXPECT_EQ(in_strict.source, PlanSource::Exact);
+  const auto in_accurate = autogemm::choose_config(p, winners, autogemm::MathMode::Fp32Accurate);
+  EXPECT_EQ(in_accurate.config.to_string(), tc_space.front().to_string());
+  EXPECT_EQ(in_accurate.source, PlanSource::Exact);
+  // Borrowed for another shape too, but never by a strict caller.
+  const Problem other = problem(1000, 1100, 900);
+  EXPECT_FALSE(autogemm::choose_config(other, winners, autogemm::MathMode::Strict).config.is<autogemm::Tf32x3Params>());
+  EXPECT_TRUE(autogemm::choose_config(other, winners, autogemm::MathMode::Fp32Accurate).config.is<autogemm::Tf32x3Params>());
+  // With only a tensor-core winner, a strict caller gets the built-in default.
+  const std::vector<TunedEntry> only_tc = {winners[1]};
+  EXPECT_EQ(autogemm::choose_config(p, only_tc, autogemm::MathMode::Strict).source, PlanSource::Default);
+}
+
+}  // namespace

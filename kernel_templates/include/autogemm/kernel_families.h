@@ -15,11 +15,12 @@
 #include <vector>
 
 #include "autogemm/generic_family.h"
+#include "autogemm/tf32x3_family.h"
 #include "autogemm/tiled_family.h"
 
 namespace autogemm {
 
-using FamilyParams = std::variant<TiledParams, GenericParams>;
+using FamilyParams = std::variant<TiledParams, GenericParams, Tf32x3Params>;
 
 /// Every family, in registry order.
 const std::vector<const KernelFamily*>& all_families();

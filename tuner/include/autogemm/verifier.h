@@ -30,7 +30,9 @@ class Verifier {
  public:
   /// Allocates and fills A, B and C for `p` (leading dimensions from `p`),
   /// computes the reference. The device's context must be current.
-  Verifier(const Problem& p, const DeviceInfo& dev, float alpha, float beta, unsigned seed);
+  /// `spread` > 0: each input is also scaled by 2^e, e uniform in
+  /// [-spread, spread] (a wide exponent range); 0: values in ±[0.25, 1).
+  Verifier(const Problem& p, const DeviceInfo& dev, float alpha, float beta, unsigned seed, int spread = 0);
 
   /// The call a candidate must compute (pointers into this object's buffers).
   const CanonicalCall& call() const { return call_; }
@@ -45,6 +47,9 @@ class Verifier {
   static constexpr double kRelTolerance = 1e-5;
   /// The relative tolerance of an accuracy class.
   static double rel_tolerance(AccuracyClass a);
+  /// Factor on the strict element bound (K + 2) 2^-24 sum|ab| for class `a`
+  /// at depth `k` (1 for strict FP32; see verifier.cpp for 3xTF32's).
+  static double bound_scale(AccuracyClass a, int64_t k);
 
  private:
   Problem p_;
@@ -58,7 +63,7 @@ class Verifier {
 };
 
 /// Launches agemm_fill_random over n floats (module from the reference template).
-void fill_random(const DeviceInfo& dev, CUdeviceptr p, size_t n, unsigned seed, CUstream s);
+void fill_random(const DeviceInfo& dev, CUdeviceptr p, size_t n, unsigned seed, CUstream s, int spread = 0);
 
 /// Guard pattern written around C (a quiet-NaN payload no kernel produces).
 constexpr unsigned kGuardBits = 0x7fc0dead;

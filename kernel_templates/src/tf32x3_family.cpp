@@ -1,0 +1,248 @@
+// The tf32x3 family: parameter table, validity, resources, launch, search
+// space and cost model.
+#include "autogemm/tf32x3_family.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "autogemm/cuda_driver.h"
+#include "autogemm/kernel_config.h"
+#include "autogemm/kernel_template.h"
+
+namespace autogemm {
+namespace {
+
+bool fail(std::string* why, const std::string& msg) {
+  if (why) *why = msg;
+  return false;
+}
+
+const Tf32x3Params& params(const KernelConfig& c) { return c.get<Tf32x3Params>(); }
+
+int64_t tiles_of(const Tf32x3Params& t, const Problem& p) {
+  return ((p.m + t.bm - 1) / t.bm) * ((p.n + t.bn - 1) / t.bn);
+}
+
+int64_t next_pow2(int64_t v) {
+  int64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+// Registers beyond the tile: addresses, loop state, the epilogue. Measured
+// with ptxas (sm_90) over the warp tiles and layouts: 22..37 above
+// tile_registers(); only used to prune and to estimate occupancy.
+constexpr int kOverheadRegisters = 40;
+// The space keeps accumulators + fragments at or under this: the largest
+// tile, 64x64 without drain (224), compiled to 248..255 registers and no
+// spills in every layout tried.
+constexpr int kSpaceTileRegisters = 224;
+
+}  // namespace
+
+bool Tf32x3Params::operator==(const Tf32x3Params& o) const {
+  return bm == o.bm && bn == o.bn && bk == o.bk && wm == o.wm && wn == o.wn && stages == o.stages &&
+         vec == o.vec && drain == o.drain && swizzle == o.swizzle;
+}
+
+const Tf32x3Family& Tf32x3Family::instance() {
+  static const Tf32x3Family f;
+  return f;
+}
+
+const ParamTable<Tf32x3Params>& Tf32x3Family::table() {
+  using P = Tf32x3Params;
+  static const ParamTable<P> t = {
+      {"bm", "AG_BM", &P::bm, {64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "64, 128 or 256"},
+      {"bn", "AG_BN", &P::bn, {64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "64, 128 or 256"},
+      {"bk", "AG_BK", &P::bk, {16, 32}, 0, 0, 0, Presence::Always, nullptr, "16 or 32"},
+      {"wm", "AG_WM", &P::wm, {32, 64}, 0, 0, 0, Presence::Always, nullptr, "32 or 64"},
+      {"wn", "AG_WN", &P::wn, {32, 64}, 0, 0, 0, Presence::Always, nullptr, "32 or 64"},
+      {"st", "AG_STAGES", &P::stages, {2, 3, 4}, 0, 0, 3, Presence::Always, nullptr, "2, 3 or 4"},
+      {"vec", "AG_VEC", &P::vec, {1, 4}, 0, 0, 1, Presence::Always, nullptr, "1 or 4"},
+      {"dr", "AG_DRAIN", &P::drain, {0, 1, 2, 4, 8}, 0, 0, 0, Presence::Always, nullptr, "0, 1, 2, 4 or 8"},
+      {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16"},
+  };
+  return t;
+}
+
+const KernelTemplate& Tf32x3Family::source() const {
+  static const KernelTemplate t("sgemm_tf32x3.cu");
+  return t;
+}
+
+std::string Tf32x3Family::format(const KernelConfig& c) const { return table().format(params(c)); }
+
+bool Tf32x3Family::parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
+                                std::string* error) const {
+  Tf32x3Params p;
+  if (!table().parse(fields, p, error)) return false;
+  c.params = p;
+  return true;
+}
+
+std::vector<std::string> Tf32x3Family::defines(const KernelConfig& c) const { return table().defines(params(c)); }
+
+int Tf32x3Family::threads(const Tf32x3Params& t) {
+  if (t.wm <= 0 || t.wn <= 0) return 0;
+  return (t.bm / t.wm) * (t.bn / t.wn) * 32;
+}
+
+size_t Tf32x3Family::smem_bytes(const Tf32x3Params& t) {
+  const int lds = t.bk + 4;  // AG_LDS in sgemm_tf32x3.cu
+  return size_t(t.stages) * size_t(t.bm + t.bn) * lds * sizeof(float);
+}
+
+int Tf32x3Family::tile_registers(const Tf32x3Params& t) {
+  const int acc = t.wm * t.wn / 32;  // one FP32 accumulator per C element of the warp tile
+  // Three TF32 pieces (big, cross big, small) of every fragment of one k8
+  // step: 2 values per n8 tile of B, 4 per m16 tile of A (see multiply_slice).
+  const int frags = 3 * 2 * (t.wn / 8) + 3 * 4 * (t.wm / 16);
+  return acc * (t.drain > 0 ? 2 : 1) + frags;
+}
+
+int Tf32x3Family::blocks_per_sm(const Tf32x3Params& t, const SearchLimits& lim) {
+  const int th = std::max(32, threads(t));
+  const int regs = (std::min(255, tile_registers(t) + kOverheadRegisters) + 7) / 8 * 8;
+  const int64_t by_regs = lim.regs_per_sm / (int64_t(regs) * th);
+  const int64_t by_smem = int64_t(lim.smem_per_sm / (smem_bytes(t) + 1024));
+  const int64_t by_threads = lim.max_threads_per_sm / th;
+  return int(std::max<int64_t>(1, std::min({by_regs, by_smem, by_threads, int64_t(32)})));
+}
+
+int Tf32x3Family::threads(const KernelConfig& c) const { return threads(params(c)); }
+size_t Tf32x3Family::smem_bytes(const KernelConfig& c) const { return smem_bytes(params(c)); }
+
+bool Tf32x3Family::is_valid(const KernelConfig& c, std::string* why) const {
+  const Tf32x3Params& p = params(c);
+  if (!table().in_range(p, why)) return false;
+  const int t = threads(p);
+  if (t < 64 || t > 512) return fail(why, "threads per block (bm/wm)*(bn/wn)*32 must be 64..512");
+  // 64K registers per block (sm_80..sm_90), at most 255 per thread; beyond
+  // that ptxas spills the accumulators, which is correct but hopeless.
+  if (tile_registers(p) > std::min(255, 65536 / t))
+    return fail(why, "accumulators and fragments must fit in min(255, 65536/threads) registers "
+                     "(a 64x64 warp tile takes no drain)");
+  return true;
+}
+
+bool Tf32x3Family::can_implement(const KernelConfig& c, const Problem& p) const {
+  const Tf32x3Params& t = params(c);
+  // One block per tile on a 1-D grid (at most 2^31 - 1 blocks).
+  if (tiles_of(t, p) > int64_t(INT32_MAX)) return false;
+  return t.vec == 1 || p.aligned;
+}
+
+std::optional<KernelConfig> Tf32x3Family::default_config(const Problem&) const { return std::nullopt; }
+
+LaunchGeometry Tf32x3Family::geometry(const KernelConfig& c, const Problem& p) const {
+  const Tf32x3Params& t = params(c);
+  LaunchGeometry g;
+  g.grid_x = unsigned(tiles_of(t, p));
+  g.block = unsigned(threads(t));
+  g.smem = unsigned(smem_bytes(t));
+  return g;
+}
+
+void Tf32x3Family::launch(const KernelConfig& c, const LaunchArgs& a) const {
+  const Problem& p = a.call.problem;
+  int m = int(p.m), n = int(p.n), k = int(p.k);
+  float alpha = a.call.alpha, beta = a.call.beta;
+  CUdeviceptr pa = reinterpret_cast<CUdeviceptr>(a.call.a), pb = reinterpret_cast<CUdeviceptr>(a.call.b),
+              pc = reinterpret_cast<CUdeviceptr>(a.call.c), ws = a.workspace;
+  long long lda = p.lda, ldb = p.ldb, ldc = p.ldc;
+  const LaunchGeometry g = geometry(c, p);
+  void* args[] = {&m, &n, &k, &alpha, &pa, &lda, &pb, &ldb, &beta, &pc, &ldc, &ws};
+  check(driver().cuLaunchKernel(a.functions.at(0), g.grid_x, g.grid_y, g.grid_z, g.block, 1, 1, g.smem,
+                                a.stream, args, nullptr),
+        "cuLaunchKernel(agemm_tf32x3)");
+}
+
+std::vector<KernelConfig> Tf32x3Family::search_space(const Problem& p, const SearchLimits& lim) const {
+  std::vector<KernelConfig> out;
+  const int64_t m_cap = std::max<int64_t>(64, next_pow2(p.m));
+  const int64_t n_cap = std::max<int64_t>(64, next_pow2(p.n));
+  // Stage depth by slice depth: bytes in flight per stage double from bk 16
+  // to 32, so bk 16 gets the deeper pipelines.
+  struct Pipe {
+    int bk, st;
+  };
+  const Pipe pipes[] = {{16, 3}, {16, 4}, {32, 2}, {32, 3}, {32, 4}};
+  for (int bm : {64, 128, 256}) {
+    if (bm > m_cap) continue;
+    for (int bn : {64, 128, 256}) {
+      if (bn > n_cap) continue;
+      // Swizzle is not searched: bands of 8 tile-rows where there are enough.
+      const int sw = (p.m + bm - 1) / bm >= 16 ? 8 : 1;
+      for (int wm : {32, 64})
+        for (int wn : {32, 64})
+          for (const Pipe& pipe : pipes)
+            for (int dr : {0, 1, 4}) {
+              Tf32x3Params c;
+              c.bm = bm, c.bn = bn, c.bk = pipe.bk, c.wm = wm, c.wn = wn, c.stages = pipe.st;
+              c.vec = p.aligned ? 4 : 1;
+              c.drain = dr;
+              c.swizzle = sw;
+              // A drain interval of all slices or more changes nothing but the
+              // register count.
+              if (dr > 0 && dr >= (p.k + pipe.bk - 1) / pipe.bk) continue;
+              // Technique: no undrained accumulation for deep K. Measured on
+              // the H200 (2026-12-01, wide-exponent data): dr=0 errs 1.4e-5 at
+              // K = 2048 and 3e-5 at K = 4096 (FFMA: 8e-7), above the 1e-5
+              // bound; drained configs verified at every K measured.
+              if (dr == 0 && p.k > 1024) continue;
+              const KernelConfig cfg(c, p.trans_a, p.trans_b);
+              if (!is_valid(cfg, nullptr) || !cfg.can_implement(p)) continue;
+              const int t = threads(c);
+              // 4..8 warps: fewer leaves the tensor cores of an SM's four
+              // schedulers idle; more makes each warp's share of a tile thin.
+              if (t < 128 || t > std::min(256, lim.max_threads)) continue;
+              if (tile_registers(c) > kSpaceTileRegisters) continue;
+              const int regs = std::min(255, tile_registers(c) + kOverheadRegisters);
+              if (int64_t(regs) * t > lim.regs_per_sm) continue;
+              if (smem_bytes(c) > lim.max_smem || smem_bytes(c) > lim.smem_per_sm) continue;
+              out.push_back(cfg);
+            }
+    }
+  }
+  return out;
+}
+
+double Tf32x3Family::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {
+  const Tf32x3Params& c = params(cfg);
+  const double blocks = double(tiles_of(c, p));
+  const double occ = blocks_per_sm(c, lim);
+  const double waves = std::ceil(blocks / (lim.sm_count * occ));
+  // Blocks an SM runs at once: occ, or its share of a single partial wave.
+  const double resident = std::min(occ, std::ceil(blocks / lim.sm_count));
+  // MMA work of one block, padded tiles included (edge waste is real work).
+  const double block_mac = double(c.bm) * c.bn * std::ceil(double(p.k) / c.bk) * c.bk;
+  // Splitting is ALU work beside the MMAs: per k8 step a lane splits
+  // (wm + wn)/4 values for wm*wn/128 * 3 MMAs of its warp; larger warp tiles
+  // amortize it (32x32: 0.67 splits per MMA, 64x64: 0.33).
+  const double splits_per_mma = (c.wm + c.wn) / 4.0 / (c.wm * c.wn / 128.0 * 3.0);
+  const double f_warp = 1.0 / (1.0 + 0.5 * splits_per_mma);
+  // L2 traffic: a block reads (bm + bn) floats per k for bm*bn MACs; at
+  // ~100 TFLOP/s an intensity of ~64 keeps the loads under L2 bandwidth.
+  const double intensity = double(c.bm) * c.bn / double(c.bm + c.bn);
+  const double f_mem = std::min(1.0, intensity / 64.0);
+  // Latency hiding wants >= 8 resident warps per SM.
+  const double warps = resident * threads(c) / 32.0;
+  const double f_occ = std::min(1.0, warps / 8.0);
+  double total = waves * resident * block_mac / (f_warp * f_mem * f_occ);
+  // A drain adds the partial accumulators into the totals: a few percent
+  // every slice, less with longer intervals.
+  if (c.drain > 0) total *= 1.0 + 0.02 / c.drain;
+  return total;
+}
+
+std::vector<KernelConfig> Tf32x3Family::history_variants(const KernelConfig& winner) const { return {winner}; }
+
+std::optional<std::string> Tf32x3Family::arch(const DeviceInfo& dev) const {
+  // mma.sync.m16n8k8 with .tf32 operands and cp.async need sm_80.
+  if (dev.cc_major < 8) return std::nullopt;
+  return dev.arch();
+}
+
+}  // namespace autogemm
