@@ -72,17 +72,14 @@ const KernelTemplate& Tf32x3Family::source() const {
   return t;
 }
 
-std::string Tf32x3Family::format(const KernelConfig& c) const { return table().format(params(c)); }
+std::string Tf32x3Family::format(const KernelConfig& c) const { return format_params(table(), c); }
 
 bool Tf32x3Family::parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
                                 std::string* error) const {
-  Tf32x3Params p;
-  if (!table().parse(fields, p, error)) return false;
-  c.params = p;
-  return true;
+  return parse_params(table(), fields, c, error);
 }
 
-std::vector<std::string> Tf32x3Family::defines(const KernelConfig& c) const { return table().defines(params(c)); }
+std::vector<std::string> Tf32x3Family::defines(const KernelConfig& c) const { return define_params(table(), c); }
 
 int Tf32x3Family::threads(const Tf32x3Params& t) {
   if (t.wm <= 0 || t.wn <= 0) return 0;

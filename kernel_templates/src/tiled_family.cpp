@@ -61,17 +61,14 @@ const KernelTemplate& TiledFamily::source() const {
   return t;
 }
 
-std::string TiledFamily::format(const KernelConfig& c) const { return table().format(tiled(c)); }
+std::string TiledFamily::format(const KernelConfig& c) const { return format_params(table(), c); }
 
 bool TiledFamily::parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
                                std::string* error) const {
-  TiledParams p;
-  if (!table().parse(fields, p, error)) return false;
-  c.params = p;
-  return true;
+  return parse_params(table(), fields, c, error);
 }
 
-std::vector<std::string> TiledFamily::defines(const KernelConfig& c) const { return table().defines(tiled(c)); }
+std::vector<std::string> TiledFamily::defines(const KernelConfig& c) const { return define_params(table(), c); }
 
 bool TiledFamily::is_valid(const KernelConfig& c, std::string* why) const {
   const TiledParams& p = tiled(c);

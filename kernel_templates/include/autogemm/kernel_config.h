@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "autogemm/kernel_families.h"
+#include "autogemm/param_table.h"
 
 namespace autogemm {
 
@@ -69,6 +70,25 @@ struct KernelConfig {
   /// The fallback that implements any problem of these layouts.
   static KernelConfig generic(bool trans_a, bool trans_b);
 };
+
+/// A table-driven family's text fields, parsing and -D values of its
+/// parameters P (the three KernelFamily members every such family shares).
+template <class P>
+std::string format_params(const ParamTable<P>& table, const KernelConfig& c) {
+  return table.format(c.get<P>());
+}
+template <class P>
+bool parse_params(const ParamTable<P>& table, std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
+                  std::string* error) {
+  P p;
+  if (!table.parse(fields, p, error)) return false;
+  c.params = p;
+  return true;
+}
+template <class P>
+std::vector<std::string> define_params(const ParamTable<P>& table, const KernelConfig& c) {
+  return table.defines(c.get<P>());
+}
 
 /// The built-in default for `p`: the first family in registry order with a
 /// default for p (a config implementing any problem of its layouts and
