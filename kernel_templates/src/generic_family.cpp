@@ -29,17 +29,7 @@ LaunchGeometry GenericFamily::geometry(const KernelConfig&, const Problem& p) co
 }
 
 void GenericFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
-  const Problem& p = a.call.problem;
-  int m = int(p.m), n = int(p.n), k = int(p.k);
-  float alpha = a.call.alpha, beta = a.call.beta;
-  CUdeviceptr pa = reinterpret_cast<CUdeviceptr>(a.call.a), pb = reinterpret_cast<CUdeviceptr>(a.call.b),
-              pc = reinterpret_cast<CUdeviceptr>(a.call.c);
-  long long lda = p.lda, ldb = p.ldb, ldc = p.ldc;
-  const LaunchGeometry g = geometry(c, p);
-  void* args[] = {&m, &n, &k, &alpha, &pa, &lda, &pb, &ldb, &beta, &pc, &ldc};
-  check(driver().cuLaunchKernel(a.functions.at(0), g.grid_x, g.grid_y, g.grid_z, g.block, 1, 1, g.smem,
-                                a.stream, args, nullptr),
-        "cuLaunchKernel(agemm_generic)");
+  launch_gemm_kernel(a.functions.at(0), geometry(c, a.call.problem), a, "cuLaunchKernel(agemm_generic)");
 }
 
 std::vector<KernelConfig> GenericFamily::search_space(const Problem&, const SearchLimits&) const { return {}; }

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "autogemm/cuda_driver.h"
 #include "autogemm/kernel_config.h"
 
 namespace autogemm {
@@ -23,6 +24,18 @@ SearchLimits SearchLimits::of(const DeviceInfo& dev) {
   l.max_threads_per_sm = dev.max_threads_per_sm;
   l.smem_per_sm = size_t(dev.max_smem_per_sm);
   return l;
+}
+
+void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs& a, const char* name) {
+  const Problem& p = a.call.problem;
+  int m = int(p.m), n = int(p.n), k = int(p.k);
+  float alpha = a.call.alpha, beta = a.call.beta;
+  CUdeviceptr pa = reinterpret_cast<CUdeviceptr>(a.call.a), pb = reinterpret_cast<CUdeviceptr>(a.call.b),
+              pc = reinterpret_cast<CUdeviceptr>(a.call.c), ws = a.workspace;
+  long long lda = p.lda, ldb = p.ldb, ldc = p.ldc;
+  void* args[] = {&m, &n, &k, &alpha, &pa, &lda, &pb, &ldb, &beta, &pc, &ldc, &ws};
+  check(driver().cuLaunchKernel(f, g.grid_x, g.grid_y, g.grid_z, g.block, 1, 1, g.smem, a.stream, args, nullptr),
+        name);
 }
 
 const char* to_string(AccuracyClass a) {

@@ -149,24 +149,18 @@ std::vector<std::string> TiledFamily::entry_points(const KernelConfig& c) const 
 
 void TiledFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   const Problem& p = a.call.problem;
-  int m = int(p.m), n = int(p.n), k = int(p.k);
-  float alpha = a.call.alpha, beta = a.call.beta;
-  CUdeviceptr pa = reinterpret_cast<CUdeviceptr>(a.call.a), pb = reinterpret_cast<CUdeviceptr>(a.call.b),
-              pc = reinterpret_cast<CUdeviceptr>(a.call.c), ws = a.workspace;
-  long long lda = p.lda, ldb = p.ldb, ldc = p.ldc;
-  const LaunchGeometry g = geometry(c, p);
-  const DriverApi& d = driver();
-  void* args[] = {&m, &n, &k, &alpha, &pa, &lda, &pb, &ldb, &beta, &pc, &ldc, &ws};
-  check(d.cuLaunchKernel(a.functions.at(0), g.grid_x, g.grid_y, g.grid_z, g.block, 1, 1, g.smem, a.stream, args,
-                         nullptr),
-        "cuLaunchKernel(agemm_tiled)");
+  launch_gemm_kernel(a.functions.at(0), geometry(c, p), a, "cuLaunchKernel(agemm_tiled)");
   if (a.functions.size() < 2) return;
   // rd=1: the second kernel folds every tile's slices, spread over the GPU.
+  int m = int(p.m), n = int(p.n);
+  float alpha = a.call.alpha, beta = a.call.beta;
+  CUdeviceptr pc = reinterpret_cast<CUdeviceptr>(a.call.c), ws = a.workspace;
+  long long ldc = p.ldc;
   const long long total = (long long)m * n;
   const unsigned blocks =
       unsigned(std::max<long long>(1, std::min<long long>((total + 255) / 256, (long long)a.sm_count * 8)));
   void* rargs[] = {&m, &n, &alpha, &ws, &beta, &pc, &ldc};
-  check(d.cuLaunchKernel(a.functions[1], blocks, 1, 1, 256, 1, 1, 0, a.stream, rargs, nullptr),
+  check(driver().cuLaunchKernel(a.functions[1], blocks, 1, 1, 256, 1, 1, 0, a.stream, rargs, nullptr),
         "cuLaunchKernel(agemm_splitk_reduce)");
 }
 

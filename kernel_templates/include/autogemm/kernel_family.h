@@ -68,6 +68,13 @@ struct LaunchArgs {
   int sm_count;
 };
 
+/// Enqueues `f`, a family's main kernel, on geometry `g` with the argument
+/// list they all share: (M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
+/// workspace). The driver takes from the list as many arguments as the
+/// kernel declares, so a kernel without a workspace simply ends at C, ldc.
+/// `name` is for errors. Throws CudaError.
+void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs& a, const char* name);
+
 class KernelFamily {
  public:
   virtual ~KernelFamily() = default;
