@@ -1,4 +1,5 @@
-// GPU: the tf32x3 family's accuracy promises (issue 9).
+// GPU: the FP32-accurate families' promises (issue 9), one instance per
+// family of that accuracy class (tf32x3 on mma.sync, tf32x3wg on wgmma).
 //  - The verifier's FP32-accurate bound rejects plain TF32 (the same kernel
 //    built with AG_TF32_PASSES=1) and accepts 3xTF32, on wide-exponent data;
 //    both errors are printed, with the strict tiled default's beside them.
@@ -17,10 +18,22 @@
 namespace autogemm {
 namespace {
 
-class GpuTf32x3 : public testing::GpuTest {
+std::vector<const KernelFamily*> accurate_families() {
+  std::vector<const KernelFamily*> out;
+  for (const KernelFamily* f : all_families())
+    if (f->accuracy() == AccuracyClass::Fp32Accurate) out.push_back(f);
+  return out;
+}
+
+class GpuTf32x3 : public testing::GpuTest, public ::testing::WithParamInterface<const KernelFamily*> {
  protected:
+  void SetUp() override {
+    testing::GpuTest::SetUp();
+    if (IsSkipped()) return;
+    if (!GetParam()->arch(dev_)) GTEST_SKIP() << GetParam()->name() << " does not run on " << dev_.arch();
+  }
   KernelConfig some_config(const Problem& p) {
-    const auto space = Tf32x3Family::instance().search_space(p, SearchLimits::of(dev_));
+    const auto space = GetParam()->search_space(p, SearchLimits::of(dev_));
     EXPECT_FALSE(space.empty());
     return space.empty() ? KernelConfig() : space[space.size() / 2];
   }
@@ -38,7 +51,7 @@ class GpuTf32x3 : public testing::GpuTest {
   }
 };
 
-TEST_F(GpuTf32x3, PlainTf32IsRejectedAndThreePassesVerify) {
+TEST_P(GpuTf32x3, PlainTf32IsRejectedAndThreePassesVerify) {
   for (bool ta : {false, true}) {
     const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, ta, !ta, 512, 384, 2048, true);
     const KernelConfig c = some_config(p);
@@ -47,8 +60,8 @@ TEST_F(GpuTf32x3, PlainTf32IsRejectedAndThreePassesVerify) {
     const VerifyResult one = run(build(c, {"-DAG_TF32_PASSES=1"}), ver, AccuracyClass::Fp32Accurate);
     const KernelConfig strict = default_config(p);
     const VerifyResult ffma = run(build(strict), ver, AccuracyClass::StrictFp32);
-    std::printf("[ tf32x3   ] %s %s: rel error 3xTF32 %.2e, 1xTF32 %.2e, FFMA default %.2e\n",
-                p.to_string().c_str(), c.to_string().c_str(), three.rel_error, one.rel_error, ffma.rel_error);
+    std::printf("[ %-8s ] %s %s: rel error 3xTF32 %.2e, 1xTF32 %.2e, FFMA default %.2e\n",
+                GetParam()->name(), p.to_string().c_str(), c.to_string().c_str(), three.rel_error, one.rel_error, ffma.rel_error);
     EXPECT_TRUE(three.ok) << c.to_string() << ": " << three.why;
     EXPECT_FALSE(one.ok) << "plain TF32 passed the FP32-accurate check (rel " << one.rel_error << ")";
     EXPECT_GT(one.rel_error, Verifier::kRelTolerance);
@@ -73,7 +86,7 @@ std::vector<float> product(const LoadedKernel& k, const std::vector<float>& a, c
   return c;
 }
 
-TEST_F(GpuTf32x3, SpecialValuesComeOutAsInFp32) {
+TEST_P(GpuTf32x3, SpecialValuesComeOutAsInFp32) {
   const int n = 64;
   std::vector<float> a(size_t(n) * n), b(size_t(n) * n);
   for (size_t i = 0; i < a.size(); ++i) {
@@ -107,13 +120,18 @@ TEST_F(GpuTf32x3, SpecialValuesComeOutAsInFp32) {
       // Subnormals: counted and reported, not asserted (see docs/NOTES.md).
       if (!(std::fabs(g - w) <= 1e-5f * std::fabs(w) + 1e-44f)) ++subnormal_rows_off;
     } else {
-      ASSERT_TRUE(std::isfinite(g)) << "tf32x3 " << g << " where FP32 gives " << w;
+      ASSERT_TRUE(std::isfinite(g)) << tc.to_string() << ": " << g << " where FP32 gives " << w;
       EXPECT_LE(std::fabs(g - w), 2e-6f * std::fabs(w)) << g << " vs " << w;
     }
   }
-  std::printf("[ tf32x3   ] special values as FP32; subnormal row: %d of %d elements differ from FFMA by > 1e-5\n",
-              subnormal_rows_off, n);
+  std::printf("[ %-8s ] special values as FP32; subnormal row: %d of %d elements differ from FFMA by > 1e-5\n",
+              GetParam()->name(), subnormal_rows_off, n);
 }
+
+INSTANTIATE_TEST_SUITE_P(Accurate, GpuTf32x3, ::testing::ValuesIn(accurate_families()),
+                         [](const ::testing::TestParamInfo<const KernelFamily*>& info) {
+                           return std::string(info.param->name());
+                         });
 
 }  // namespace
 }  // namespace autogemm

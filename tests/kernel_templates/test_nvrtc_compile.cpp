@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "autogemm/kernel_launch.h"
+#include "fake_device.h"
 
 namespace {
 
@@ -29,6 +30,9 @@ using autogemm::TiledFamily;
 using autogemm::TiledParams;
 
 const char* const kArch = "sm_90";
+
+/// The target `c`'s family builds for on an H200 (sm_90, or sm_90a for wgmma).
+std::string h200_arch(const KernelConfig& c) { return autogemm::kernel_arch(c, autogemm::testing::fake_h200()); }
 
 bool is_elf(const std::vector<char>& b) {
   return b.size() > 64 && b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F';
@@ -79,7 +83,7 @@ void expect_built(const std::vector<Job>& jobs) {
 }
 
 Job compile_job(const KernelConfig& c) {
-  return {c.to_string(), [c] { return autogemm::compile_kernel(c, kArch); }, c.family().entry_points(c), {}, {}};
+  return {c.to_string(), [c] { return autogemm::compile_kernel(c, h200_arch(c)); }, c.family().entry_points(c), {}, {}};
 }
 
 Problem problem(int64_t m, int64_t n, int64_t k, int t, bool aligned) {

@@ -6,16 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
-#include <regex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "autogemm/kernel_launch.h"
 #include "autogemm/problem.h"
 #include "fake_device.h"
+#include "nvrtc_builds.h"
 
 namespace {
 
@@ -24,6 +22,8 @@ using autogemm::Problem;
 using autogemm::SearchLimits;
 using autogemm::Tf32x3Family;
 using autogemm::Tf32x3Params;
+using autogemm::testing::build_without_spills;
+using autogemm::testing::NvrtcBuild;
 
 Problem problem(int64_t m, int64_t n, int64_t k, int t, bool aligned) {
   auto up = [aligned](int64_t v) { return aligned ? (v + 3) / 4 * 4 : v; };
@@ -111,48 +111,13 @@ TEST(Tf32x3, SpaceIsAFewHundredConfigsWithinTheRegisterBudget) {
 
 // ---- NVRTC builds ------------------------------------------------------------
 
-struct Build {
-  KernelConfig config;
-  std::vector<std::string> extra;
-  std::string error, log;
-};
-
-/// Builds on two threads with ptxas -v; each log must report no spills.
-void build_all(std::vector<Build>& builds) {
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next++) < builds.size();) {
-      Build& b = builds[i];
-      std::vector<std::string> extra = b.extra;
-      extra.push_back("--ptxas-options=-v");
-      try {
-        const auto& src = b.config.family().source();
-        b.log = autogemm::compile_kernel(b.config, "sm_90", src.source(), src.file(), extra).log;
-      } catch (const std::exception& e) {
-        b.error = e.what();
-      }
-    }
-  };
-  std::thread t1(work), t2(work);
-  t1.join();
-  t2.join();
-  const std::regex spills("([0-9]+) bytes spill stores");
-  for (const Build& b : builds) {
-    SCOPED_TRACE(b.config.to_string() + (b.extra.empty() ? "" : " " + b.extra.front()));
-    ASSERT_TRUE(b.error.empty()) << b.error;
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(b.log, m, spills)) << b.log;
-    EXPECT_EQ(m[1].str(), "0") << b.log;
-  }
-}
-
 TEST(Tf32x3Compile, LargestTilesOfEveryLayoutAndClassBuildWithoutSpills) {
   // The three register-heaviest shapes of the space (64x64 without drain,
   // 64x32 and 32x64 with drain), both copy paths, all four layouts, and
   // the 1xTF32 test build.
   const Tf32x3Params heavy[] = {params(128, 128, 32, 64, 64, 3, 4, 0, 8), params(256, 64, 16, 64, 32, 4, 4, 1),
                                 params(64, 256, 32, 32, 64, 2, 4, 4, 8)};
-  std::vector<Build> builds;
+  std::vector<NvrtcBuild> builds;
   for (int t = 0; t < 4; ++t)
     for (int vec : {1, 4}) {
       Tf32x3Params p = heavy[(t + vec) % 3];
@@ -160,20 +125,20 @@ TEST(Tf32x3Compile, LargestTilesOfEveryLayoutAndClassBuildWithoutSpills) {
       builds.push_back({KernelConfig(p, t & 1, t & 2), {}, {}, {}});
     }
   builds.push_back({KernelConfig(heavy[0], false, false), {"-DAG_TF32_PASSES=1"}, {}, {}});
-  build_all(builds);
+  build_without_spills(builds, "sm_90");
 }
 
 // The whole space of 4096^3 in the two layouts with the most 4-byte copies:
 // ~900 builds, several minutes. Run with --gtest_also_run_disabled_tests.
 TEST(Tf32x3Compile, DISABLED_WholeLargeSpaceBuildsWithoutSpills) {
-  std::vector<Build> builds;
+  std::vector<NvrtcBuild> builds;
   for (int t : {0, 1})
     for (bool aligned : {true, false}) {
       const Problem p = problem(4096, 4096, 4096, t, aligned);
       for (const KernelConfig& c : Tf32x3Family::instance().search_space(p, SearchLimits{}))
         builds.push_back({c, {}, {}, {}});
     }
-  build_all(builds);
+  build_without_spills(builds, "sm_90");
   std::printf("built %zu tf32x3 configs\n", builds.size());
 }
 

@@ -16,11 +16,12 @@
 
 #include "autogemm/generic_family.h"
 #include "autogemm/tf32x3_family.h"
+#include "autogemm/tf32x3wg_family.h"
 #include "autogemm/tiled_family.h"
 
 namespace autogemm {
 
-using FamilyParams = std::variant<TiledParams, GenericParams, Tf32x3Params>;
+using FamilyParams = std::variant<TiledParams, GenericParams, Tf32x3Params, Tf32x3WgParams>;
 
 /// Every family, in registry order.
 const std::vector<const KernelFamily*>& all_families();

@@ -1,0 +1,73 @@
+// The tf32x3wg family: FP32-accurate GEMM on Hopper tensor cores
+// (kernel_templates/sgemm_tf32x3wg.cu): each operand split into two TF32
+// parts by a producer warpgroup, three wgmma products per k8 step, issued by
+// one or two consumer warpgroups (sm_90a, compute capability 9.0 only).
+// Operands arrive by TMA, so it implements the aligned problem class only.
+// Opt-in: it has no default and is only ever chosen by tuning. No split-K,
+// no workspace.
+#pragma once
+
+#include "autogemm/kernel_family.h"
+#include "autogemm/param_table.h"
+
+namespace autogemm {
+
+class Tf32x3WgFamily;
+
+/// Parameters of sgemm_tf32x3wg.cu (see its parameter block for their meaning).
+struct Tf32x3WgParams {
+  using Family = Tf32x3WgFamily;
+  int bn = 0;       ///< block tile width
+  int wg = 0;       ///< consumer warpgroups (block tile height 64 * wg)
+  int producers = 1;  ///< producer warpgroups (copy and split)
+  int raw = 2;      ///< FP32 slice buffers (2..3)
+  int split = 2;    ///< split TF32 slice buffers (2..3)
+  int drain = 0;    ///< slices per accumulator drain (0: never)
+  int swizzle = 1;  ///< block raster group height
+
+  bool operator==(const Tf32x3WgParams& o) const;
+};
+
+class Tf32x3WgFamily final : public KernelFamily {
+ public:
+  static const Tf32x3WgFamily& instance();
+  static const ParamTable<Tf32x3WgParams>& table();
+
+  const char* name() const override { return "tf32x3wg"; }
+  const KernelTemplate& source() const override;
+  std::string format(const KernelConfig& c) const override;
+  bool parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
+                    std::string* error) const override;
+  std::vector<std::string> defines(const KernelConfig& c) const override;
+  bool is_valid(const KernelConfig& c, std::string* why) const override;
+  bool can_implement(const KernelConfig& c, const Problem& p) const override;
+  /// nullopt: the family is opt-in (a different accuracy class) and tuned only.
+  std::optional<KernelConfig> default_config(const Problem& p) const override;
+  int threads(const KernelConfig& c) const override;
+  size_t smem_bytes(const KernelConfig& c) const override;
+  size_t workspace_floats(const KernelConfig&, const Problem&) const override { return 0; }
+  size_t workspace_counter_floats(const KernelConfig&) const override { return 0; }
+  LaunchGeometry geometry(const KernelConfig& c, const Problem& p) const override;
+  std::vector<std::string> entry_points(const KernelConfig&) const override { return {"agemm_tf32x3wg"}; }
+  void launch(const KernelConfig& c, const LaunchArgs& a) const override;
+  std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
+  double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
+  std::vector<KernelConfig> history_variants(const KernelConfig& winner) const override;
+  bool worth_borrowing(const KernelConfig&, const Problem&) const override { return true; }
+  /// sm_90a on compute capability 9.0 (wgmma), nothing elsewhere.
+  std::optional<std::string> arch(const DeviceInfo& dev) const override;
+  /// Tensor cores with FP32 accuracy: only in math mode fp32_accurate.
+  AccuracyClass accuracy() const override { return AccuracyClass::Fp32Accurate; }
+
+  static int threads(const Tf32x3WgParams& t) { return 128 * (t.wg + t.producers); }
+  /// Registers a consumer thread may use: the launch share of 64K, or what
+  /// setmaxnreg gives it with two producer warpgroups (AG_CONSUMER_REGS).
+  static int consumer_registers(const Tf32x3WgParams& t);
+  static int block_m(const Tf32x3WgParams& t) { return 64 * t.wg; }
+  static size_t smem_bytes(const Tf32x3WgParams& t);
+  /// Accumulator registers per consumer thread (totals included): what the
+  /// space bounds to keep ptxas from spilling.
+  static int tile_registers(const Tf32x3WgParams& t) { return t.bn / 2 * (t.drain > 0 ? 2 : 1); }
+};
+
+}  // namespace autogemm

@@ -1,0 +1,506 @@
+// sgemm_tf32x3wg.cu — FP32-accurate GEMM on Hopper tensor cores: 3xTF32 on
+// wgmma (sm_90a only).
+//
+// Computes, in autogemm's canonical form (row-major, 64-bit leading dims):
+//     C[M x N] = alpha * op(A)[M x K] * op(B)[K x N] + beta * C
+// op(A) = A (A is M x K, k contiguous)   when AG_TRANS_A == 0
+//       = A^T (A is K x M, m contiguous) when AG_TRANS_A == 1
+// op(B) = B (B is K x N, n contiguous)   when AG_TRANS_B == 0
+//       = B^T (B is N x K, k contiguous) when AG_TRANS_B == 1
+//
+// Every FP32 operand x is split into two TF32 values, big = tf32(x) and
+// small = tf32(x - big), and each product is small*big + big*small + big*big
+// (small*small, ~2^-22 relative, is dropped), computed by
+// wgmma.mma_async.m64nNk8.f32.tf32.tf32 with FP32 accumulation.
+//
+// Compiled by NVRTC at run time; every parameter arrives as a -D value that
+// autogemm generates from a validated KernelConfig (never from file text).
+//
+// ---- Parameters ----------------------------------------------------------
+// AG_BN          block tile width (n): 64, 128 or 192
+// AG_WG          consumer warpgroups, 1 or 2; each owns a 64-row slab, so
+//                the block tile is AG_BM = 64 * AG_WG rows by AG_BN
+// AG_PRODUCERS   producer warpgroups, 1 or 2 (copies and splits)
+// AG_RAW         FP32 slices in flight from global memory (2 or 3 buffers)
+// AG_SPLIT       split slices (TF32 big and small parts) ready for the tensor
+//                cores (2 or 3 buffers)
+// AG_DRAIN       0: every product accumulates in the wgmma accumulators;
+//                d > 0: d slices accumulate into restarted accumulators,
+//                which are then added into FP32 totals ("accumulator drain")
+// AG_SWIZZLE     block raster: groups of AG_SWIZZLE tile-rows are walked
+//                column by column so concurrently running blocks share tiles
+// AG_TF32_PASSES 3 (default): 3xTF32; 1: big*big only (plain TF32). Not a
+//                family parameter: a test builds 1 to prove that the verifier
+//                rejects plain TF32 output.
+// AG_PROBE       0 (default). Not a family parameter: tools/kernel_probe
+//                builds 1 (no split), 2 (no copies), 3 (neither) or 4 (no
+//                wgmma) to time the stages apart; the results are wrong, and
+//                no output is recomputed (see fp32_dot).
+// AG_TRANS_A, AG_TRANS_B  operand layouts, see above
+// The K slice of a stage is fixed at 32: one 128-byte row of a swizzle atom.
+// Operands arrive by TMA (tensor maps tma_a, tma_b: see tf32x3wg_family.cpp),
+// so the family needs the aligned problem class (16-byte aligned pointers,
+// leading dimensions multiples of 4); other problems go to other families.
+// No split-K: one block computes all of K for its tile; `workspace` is unused.
+// ---------------------------------------------------------------------------
+
+#ifndef AG_BN
+#error "AG_BN must be defined"
+#endif
+#ifndef AG_TF32_PASSES
+#define AG_TF32_PASSES 3
+#endif
+#ifndef AG_PROBE
+#define AG_PROBE 0
+#endif
+
+#define AG_BK 32
+#define AG_BM (64 * AG_WG)
+#define AG_PT (128 * AG_PRODUCERS)  // producer threads
+#define AG_THREADS (128 * (AG_WG + AG_PRODUCERS))
+#if AG_PRODUCERS == 2
+// Technique: register reallocation (setmaxnreg). 512 or 384 threads start
+// with at most 65536/threads registers each; producers give theirs back
+// and consumers take them, keeping the sum within the 64K file.
+#define AG_PRODUCER_REGS 96
+#define AG_CONSUMER_REGS (AG_WG == 2 ? 160 : 232)
+#endif
+#define AG_ACC (AG_BN / 2)  // accumulator registers per consumer thread
+
+static_assert(AG_BN == 64 || AG_BN == 128 || AG_BN == 192, "AG_BN must be 64, 128 or 192");
+static_assert(AG_WG == 1 || AG_WG == 2, "AG_WG must be 1 or 2");
+static_assert(AG_PRODUCERS == 1 || AG_PRODUCERS == 2, "AG_PRODUCERS must be 1 or 2");
+static_assert(AG_RAW >= 2 && AG_RAW <= 3 && AG_SPLIT >= 2 && AG_SPLIT <= 3, "2..3 buffers");
+static_assert(AG_TF32_PASSES == 1 || AG_TF32_PASSES == 3, "AG_TF32_PASSES must be 1 or 3");
+
+typedef long long i64;
+typedef unsigned long long u64;
+
+// Technique: warp specialization. Warpgroups 0..AG_PRODUCERS-1 produce: they copy FP32
+// slices with cp.async into the raw ring and splits them into the split ring
+// (ALU work beside the tensor cores, done once per element per block instead
+// of once per reading warp as in the mma.sync family). The AG_WG consumer
+// warpgroups after them only wait, issue wgmma and drain. The rings' hand-over is mbarriers.
+//
+// Shared memory, from a 1024-byte aligned base (the 128-byte swizzle repeats
+// every 8 rows = 1024 bytes and wgmma computes it from address bits):
+//   split ring: AG_SPLIT x { A big [BM][32], A small [BM][32],
+//                            B big [BN][32], B small [BN][32] }  (swizzled)
+//   raw ring:   AG_RAW x { A [BM][32] or [32][BM], B [BN][32] or [32][BN] }
+#define AG_SPLIT_STAGE (2 * (AG_BM + AG_BN) * AG_BK)  // floats
+#define AG_RAW_STAGE ((AG_BM + AG_BN) * AG_BK)
+#define AG_SMEM_FLOATS (AG_SPLIT * AG_SPLIT_STAGE + AG_RAW * AG_RAW_STAGE)
+
+__device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+// ---- TMA (producer) -----------------------------------------------------------
+// A CUtensorMap as the kernel receives it (cuda.h is not available to NVRTC):
+// 128 opaque bytes, 64-byte aligned, passed by value as a __grid_constant__.
+struct __align__(64) TensorMap {
+  unsigned long long opaque[16];
+};
+
+// Technique: the tensor memory accelerator copies a whole box (one slice of
+// one operand, in its global order) with one instruction from one thread,
+// zero-filling what lies outside the matrix, and signals an mbarrier with the
+// bytes it wrote: no address arithmetic, bounds checks or copy instructions
+// in the producer threads, which are left with the split.
+__device__ __forceinline__ void tma_load_2d(unsigned dst, const TensorMap* map, int x, int y, unsigned bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+          dst),
+      "l"(reinterpret_cast<u64>(map)), "r"(x), "r"(y), "r"(bar)
+      : "memory");
+}
+
+// ---- mbarriers ----------------------------------------------------------------
+__device__ __forceinline__ void mbar_init(unsigned bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+// Arrives and announces `bytes` of TMA writes that complete the phase.
+__device__ __forceinline__ void mbar_arrive_expect_tx(unsigned bar, unsigned bytes) {
+  asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1;\n}\n" ::"r"(bar), "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(unsigned bar) {
+  asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [%0];\n}\n" ::"r"(bar) : "memory");
+}
+// Waits for the completion of the phase with parity `parity` (a fresh
+// barrier counts its phase "-1", parity 1, as complete).
+// Technique: the retry loop inside the asm (its labels are local to the
+// braces). A C++ loop on the try_wait result is divergent to the compiler,
+// and ptxas then serializes every wgmma after it (warning C7518).
+__device__ __forceinline__ void mbar_wait(unsigned bar, unsigned parity) {
+  asm volatile(
+      "{\n.reg .pred p;\nWAIT:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+      "@!p bra WAIT;\n}\n" ::"r"(bar),
+      "r"(parity)
+      : "memory");
+}
+
+// ---- wgmma ----------------------------------------------------------------------
+// Shared-memory matrix descriptor of a K-major tile with the 128-byte swizzle:
+// start address, leading offset 16 bytes (unused within one swizzle row),
+// stride 1024 bytes between 8-row groups, swizzle mode 1 (128B).
+// Technique: K steps by address. The k8 step j of a 32-deep slice starts 32*j
+// bytes into each 128-byte row: the descriptor's start address field (bytes
+// / 16) grows by 2*j; the swizzle is applied by the hardware on the final
+// address bits, so the stored layout is the one written below.
+__device__ __forceinline__ u64 smem_desc(unsigned addr) {
+  return (u64)((addr & 0x3FFFF) >> 4) | ((u64)1 << 16) | ((u64)(1024 >> 4) << 32) | ((u64)1 << 62);
+}
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+// Keeps the compiler from moving reads or writes of an accumulator across a
+// wgmma fence or wait (the asm statements above do not name the registers).
+__device__ __forceinline__ void fence_operand(float& r) { asm volatile("" : "+f"(r)::"memory"); }
+
+// D (64 x AG_BN, FP32, registers) = A (64x8, smem) * B (8 x AG_BN, smem) + (scale_d ? D : 0).
+// Fragment of D (PTX ISA, wgmma .m64nNk8 f32): warp w of the warpgroup, lane
+// (g = lane>>2, t = lane&3): d[i] is row 16w + g + 8*((i>>1)&1), column
+// 8*(i>>2) + 2t + (i&1).
+#if AG_BN == 64
+__device__ __forceinline__ void wgmma_tf32(float (&d)[AG_ACC], unsigned long long da, unsigned long long db, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+      "}, %32, %33, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "l"(da), "l"(db), "r"(scale_d));
+}
+#endif
+#if AG_BN == 128
+__device__ __forceinline__ void wgmma_tf32(float (&d)[AG_ACC], unsigned long long da, unsigned long long db, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+      "}, %64, %65, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "l"(da), "l"(db), "r"(scale_d));
+}
+#endif
+#if AG_BN == 192
+__device__ __forceinline__ void wgmma_tf32(float (&d)[AG_ACC], unsigned long long da, unsigned long long db, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n192k8.f32.tf32.tf32 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+      "}, %96, %97, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
+      : "l"(da), "l"(db), "r"(scale_d));
+}
+#endif
+
+// ---- the producer ---------------------------------------------------------------
+// x rounded to TF32 (10 mantissa bits), to nearest with ties away from zero,
+// by integer arithmetic on the bits.
+// Technique: integer rounding instead of cvt.rna.tf32.f32, which runs on a
+// slower pipe: measured 4096^3, 1.73 ms against 1.85 ms with the conversion.
+__device__ __forceinline__ float tf32_round(float x) {
+  return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u);
+}
+
+// Technique: a split with no special cases. big = tf32(x), small = tf32(x -
+// big) (x - big is exact in FP32). Inf or NaN inputs, and finite x that round
+// to Inf near FLT_MAX, make big or small non-finite, so every output they
+// reach is Inf or NaN; the epilogue recomputes exactly those outputs in FP32
+// (see fp32_dot), which is what FP32 SGEMM gives there.
+__device__ __forceinline__ void split4(float4 v, float* big, float* small) {
+  float4 hi, lo;
+  hi.x = tf32_round(v.x), hi.y = tf32_round(v.y), hi.z = tf32_round(v.z), hi.w = tf32_round(v.w);
+  lo.x = tf32_round(v.x - hi.x), lo.y = tf32_round(v.y - hi.y);
+  lo.z = tf32_round(v.z - hi.z), lo.w = tf32_round(v.w - hi.w);
+  *reinterpret_cast<float4*>(big) = hi;
+  *reinterpret_cast<float4*>(small) = lo;
+}
+
+// Splits a raw ROWS x 32 slice (as TMA wrote it: [ROWS][32] when k is the
+// contiguous global dimension (KCONTIG), [32][ROWS] otherwise) into the K-major swizzled big and small tiles
+// [ROWS][32] of the split ring: 16-byte chunk c (k 4c..4c+3) of row r is
+// stored at chunk c ^ (r & 7) of the row (wgmma's 128-byte swizzle).
+// Technique: conflict-free both ways. KCONTIG: 8 lanes take the 8 chunks of
+// one row (a 128-byte read; 8 distinct write chunks). Otherwise a warp takes
+// 32 consecutive rows of one chunk: 4 conflict-free word reads, and 8
+// consecutive rows write 8 distinct chunk positions.
+template <int ROWS, bool KCONTIG>
+__device__ __forceinline__ void split_slice(const float* __restrict__ raw, float* __restrict__ big,
+                                            float* __restrict__ small, int ptid) {
+  enum { LOADS = ROWS * AG_BK / 4 / AG_PT };
+  // Technique: fully unrolled: one producer warp per scheduler must keep
+  // many independent loads and stores in flight (measured: the rolled loop,
+  // unroll 4, left the producer alone at 79% of the kernel's time).
+#pragma unroll
+  for (int i = 0; i < LOADS; ++i) {
+    const int q = ptid + i * AG_PT;
+    const int r = KCONTIG ? q >> 3 : q % ROWS, c = KCONTIG ? q & 7 : q / ROWS;
+    float4 v;
+    if (KCONTIG) {
+      v = *reinterpret_cast<const float4*>(raw + r * AG_BK + 4 * c);
+    } else {
+      v.x = raw[(4 * c + 0) * ROWS + r], v.y = raw[(4 * c + 1) * ROWS + r];
+      v.z = raw[(4 * c + 2) * ROWS + r], v.w = raw[(4 * c + 3) * ROWS + r];
+    }
+    const int at = r * AG_BK + ((c ^ (r & 7)) << 2);
+    split4(v, big + at, small + at);
+  }
+}
+
+// Technique: block swizzling. Consecutive blocks cover an AG_SWIZZLE-tall band
+// of tiles column by column, so blocks running together share A and B in L2.
+__device__ __forceinline__ void tile_of_block(int pid, int tiles_m, int tiles_n, int* tm, int* tn) {
+  const i64 band = (i64)AG_SWIZZLE * tiles_n;  // 64-bit: tiles_n reaches 2^25
+  const int first = (int)(pid / band) * AG_SWIZZLE;
+  const int rows = min(tiles_m - first, AG_SWIZZLE);
+  const int local = (int)(pid % band);
+  *tm = first + local % rows;
+  *tn = local / rows;
+}
+
+// C(m, n) in plain FP32 (fused multiply-adds in k order): the value FP32 SGEMM
+// gives where special values or overflow reach an output.
+__device__ __noinline__ float fp32_dot(const float* __restrict__ A, i64 lda, const float* __restrict__ B, i64 ldb, i64 m, i64 n,
+                          int K) {
+  float s = 0.f;
+  for (int k = 0; k < K; ++k) {
+    const float a = AG_TRANS_A ? A[(i64)k * lda + m] : A[m * lda + k];
+    const float b = AG_TRANS_B ? B[n * ldb + k] : B[(i64)k * ldb + n];
+    s = fmaf(a, b, s);
+  }
+  return s;
+}
+
+__device__ __forceinline__ bool non_finite(float v) { return (__float_as_uint(v) & 0x7f800000u) == 0x7f800000u; }
+
+extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
+    agemm_tf32x3wg(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda,
+                   const float* __restrict__ B, i64 ldb, float beta, float* __restrict__ C, i64 ldc,
+                   float* __restrict__ workspace, const __grid_constant__ TensorMap tma_a,
+                   const __grid_constant__ TensorMap tma_b) {
+  (void)workspace;  // no split-K in this family
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  __shared__ __align__(8) u64 full_bar[AG_SPLIT], empty_bar[AG_SPLIT], raw_bar[AG_RAW];
+  float* smem = reinterpret_cast<float*>(smem_raw + ((1024 - (smem_addr(smem_raw) & 1023)) & 1023));
+  float* split_ring = smem;                             // [AG_SPLIT][AG_SPLIT_STAGE]
+  float* raw_ring = smem + AG_SPLIT * AG_SPLIT_STAGE;   // [AG_RAW][AG_RAW_STAGE]
+
+  const int tid = threadIdx.x;
+  const int tiles_m = (int)(((i64)M + AG_BM - 1) / AG_BM);
+  const int tiles_n = (int)(((i64)N + AG_BN - 1) / AG_BN);
+  int tile_m, tile_n;
+  tile_of_block(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
+  const int m0 = tile_m * AG_BM, n0 = tile_n * AG_BN;
+  // alpha == 0 never reads A or B (reference-BLAS rule): no K slices at all.
+  const int k_tiles = alpha != 0.f ? (int)(((i64)K + AG_BK - 1) / AG_BK) : 0;
+
+  if (tid == 0) {
+    for (int s = 0; s < AG_SPLIT; ++s) {
+      mbar_init(smem_addr(&full_bar[s]), AG_PT);       // every producer thread
+      mbar_init(smem_addr(&empty_bar[s]), 4 * AG_WG);  // lane 0 of every consumer warp
+    }
+    for (int r = 0; r < AG_RAW; ++r) mbar_init(smem_addr(&raw_bar[r]), 1);  // the TMA issuer, plus bytes
+    // The barriers' initialization, visible to the copy engine.
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+
+  // Warpgroup index through a shuffle: the compiler then knows it is
+  // uniform in each warp, and the wgmma code below is not a divergent path.
+  const int wg = __shfl_sync(0xffffffffu, tid >> 7, 0);
+  if (wg < AG_PRODUCERS) {
+    // ---------------- producer warpgroups ----------------
+#if AG_PRODUCERS == 2
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(AG_PRODUCER_REGS));
+#endif
+    const unsigned raw0 = smem_addr(raw_ring);
+    // Issues the TMA copies of slice kt into raw buffer kt % AG_RAW (thread 0).
+    auto issue = [&](int kt) {
+      if (tid == 0 && kt < k_tiles && AG_PROBE != 2 && AG_PROBE != 3) {
+        const unsigned bar = smem_addr(&raw_bar[kt % AG_RAW]);
+        const unsigned raw = raw0 + 4u * (kt % AG_RAW) * AG_RAW_STAGE;
+        const int k0 = kt * AG_BK;
+        mbar_arrive_expect_tx(bar, 4u * AG_RAW_STAGE);
+        // Box coordinates (x: the contiguous dimension) of the slice.
+        tma_load_2d(raw, &tma_a, AG_TRANS_A ? m0 : k0, AG_TRANS_A ? k0 : m0, bar);
+        tma_load_2d(raw + 4u * AG_BM * AG_BK, &tma_b, AG_TRANS_B ? k0 : n0, AG_TRANS_B ? n0 : k0, bar);
+      }
+    };
+#pragma unroll
+    for (int r = 0; r < AG_RAW; ++r) issue(r);
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      if (AG_PROBE != 2 && AG_PROBE != 3) mbar_wait(smem_addr(&raw_bar[kt % AG_RAW]), (kt / AG_RAW) & 1);
+      const int s = kt % AG_SPLIT;
+      mbar_wait(smem_addr(&empty_bar[s]), ((kt / AG_SPLIT) & 1) ^ 1);  // consumers left buffer s
+      const float* raw = raw_ring + (kt % AG_RAW) * AG_RAW_STAGE;
+      float* dst = split_ring + s * AG_SPLIT_STAGE;
+      if (AG_PROBE != 1 && AG_PROBE != 3) {
+        split_slice<AG_BM, !AG_TRANS_A>(raw, dst, dst + AG_BM * AG_BK, tid);
+        split_slice<AG_BN, (bool)AG_TRANS_B>(raw + AG_BM * AG_BK, dst + 2 * AG_BM * AG_BK,
+                                             dst + (2 * AG_BM + AG_BN) * AG_BK, tid);
+      }
+      // Ordinary stores read next by the tensor cores (the async proxy).
+      asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+      mbar_arrive(smem_addr(&full_bar[s]));
+      // Every producer thread has read raw buffer kt % AG_RAW: refill it.
+      asm volatile("bar.sync 1, %0;\n" ::"n"(AG_PT) : "memory");
+      issue(kt + AG_RAW);
+    }
+    return;
+  }
+
+  // ---------------- consumer warpgroups ----------------
+#if AG_PRODUCERS == 2
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(AG_CONSUMER_REGS));
+#endif
+  const int cw = wg - AG_PRODUCERS;  // consumer warpgroup: rows 64*cw.. of the tile
+  const int w = (tid >> 5) & 3, lane = tid & 31;
+  float acc[AG_ACC];
+#pragma unroll
+  for (int i = 0; i < AG_ACC; ++i) acc[i] = 0.f;
+#if AG_DRAIN > 0
+  // Technique: accumulator drain. Long in-MMA accumulation chains lose bits
+  // (issue 9: 3xTF32 from cuBLAS TF32 GEMMs errs 9.6e-6 at K = 4096, 2.5e-7 at
+  // 64); every AG_DRAIN slices the accumulators are added into FP32 totals
+  // with IEEE adds and the next wgmma restarts them (scale-d = 0). Costs
+  // AG_ACC registers.
+  float tot[AG_ACC];
+#pragma unroll
+  for (int i = 0; i < AG_ACC; ++i) tot[i] = 0.f;
+  // Technique: staggered drains. The consumer warpgroups work on the same
+  // slices in lockstep; were their drains (wait for all wgmmas, then adds)
+  // at the same slices, the tensor cores would idle at each. The second
+  // warpgroup's intervals are shifted by half an interval.
+  int since_drain = cw * (AG_DRAIN / 2);
+#define AG_RESULT tot
+#else
+#define AG_RESULT acc
+#endif
+  const unsigned split0 = smem_addr(split_ring);
+  int held = -1;  // split buffer whose wgmmas are committed but not yet released
+  int fresh = 1;  // the next wgmma starts the accumulators from zero
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    const int s = kt % AG_SPLIT;
+    mbar_wait(smem_addr(&full_bar[s]), (kt / AG_SPLIT) & 1);
+    const unsigned st = split0 + 4u * s * AG_SPLIT_STAGE;
+    const u64 a_big = smem_desc(st + 4u * cw * 64 * AG_BK), a_small = smem_desc(st + 4u * (AG_BM + cw * 64) * AG_BK);
+    const u64 b_big = smem_desc(st + 4u * 2 * AG_BM * AG_BK), b_small = smem_desc(st + 4u * (2 * AG_BM + AG_BN) * AG_BK);
+#pragma unroll
+    for (int i = 0; i < AG_ACC; ++i) fence_operand(acc[i]);
+    wgmma_fence();
+#pragma unroll
+    for (int j = 0; j < (AG_PROBE == 4 ? 0 : AG_BK / 8); ++j) {
+      // Technique: small products first (the cross terms, ~2^-11 of the big
+      // product each, then big*big), so the restart (scale-d = 0) is the
+      // first wgmma of a drain interval.
+#if AG_TF32_PASSES == 3
+      wgmma_tf32(acc, a_small + 2 * j, b_big + 2 * j, (fresh && j == 0) ? 0 : 1);
+      wgmma_tf32(acc, a_big + 2 * j, b_small + 2 * j, 1);
+      wgmma_tf32(acc, a_big + 2 * j, b_big + 2 * j, 1);
+#else
+      wgmma_tf32(acc, a_big + 2 * j, b_big + 2 * j, (fresh && j == 0) ? 0 : 1);
+#endif
+    }
+    wgmma_commit();
+    fresh = 0;
+#if AG_DRAIN > 0
+    const bool drain = ++since_drain == AG_DRAIN || kt + 1 == k_tiles;
+#else
+    const bool drain = kt + 1 == k_tiles;
+#endif
+    if (drain) {
+      wgmma_wait<0>();
+#pragma unroll
+      for (int i = 0; i < AG_ACC; ++i) fence_operand(acc[i]);
+      if (lane == 0) {
+        if (held >= 0) mbar_arrive(smem_addr(&empty_bar[held]));
+        mbar_arrive(smem_addr(&empty_bar[s]));
+      }
+      held = -1;
+#if AG_DRAIN > 0
+#pragma unroll
+      for (int i = 0; i < AG_ACC; ++i) tot[i] += acc[i];
+      since_drain = 0;
+      fresh = 1;
+#endif
+    } else {
+      // Technique: one wgmma group in flight across the hand-over: waiting
+      // for all but the newest group frees the previous slice's buffer
+      // while this slice's products run.
+      wgmma_wait<1>();
+      if (lane == 0 && held >= 0) mbar_arrive(smem_addr(&empty_bar[held]));
+      held = s;
+    }
+  }
+  // (The last slice drained with wait 0; this says so to ptxas, which
+  // otherwise inserts its own wait on the loop exit, warning C7517.)
+  wgmma_wait<0>();
+
+  // ---- Epilogue: C = alpha * result + beta * C, from the D fragment layout ----
+  const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    // 64-bit row and column: m0 + offset passes 2^31 in the last tile near 2^31.
+    const i64 m = (i64)m0 + cw * 64 + w * 16 + h * 8 + g;
+    if (m >= M) continue;
+#pragma unroll
+    for (int nb = 0; nb < AG_BN / 8; ++nb) {
+      const i64 n = (i64)n0 + nb * 8 + 2 * t;
+      float r0 = AG_RESULT[4 * nb + 2 * h], r1 = AG_RESULT[4 * nb + 2 * h + 1];
+      if (AG_PROBE == 0 && non_finite(r0) && n < N) r0 = fp32_dot(A, lda, B, ldb, m, n, K);
+      if (AG_PROBE == 0 && non_finite(r1) && n + 1 < N) r1 = fp32_dot(A, lda, B, ldb, m, n + 1, K);
+      const float v0 = alpha * r0, v1 = alpha * r1;
+      float* c = C + m * ldc + n;
+      if (n + 1 < N) {
+        // Technique: 8-byte stores of C (aligned class: C 16-byte aligned,
+        // ldc % 4 == 0 and n even, so c is 8-byte aligned).
+        float2 out = make_float2(v0, v1);
+        if (beta != 0.f) {  // beta == 0 never reads C: NaN there must not leak
+          const float2 old = *reinterpret_cast<const float2*>(c);
+          out.x = fmaf(beta, old.x, v0);
+          out.y = fmaf(beta, old.y, v1);
+        }
+        *reinterpret_cast<float2*>(c) = out;
+      } else {
+        if (n < N) c[0] = beta != 0.f ? fmaf(beta, c[0], v0) : v0;
+        if (n + 1 < N) c[1] = beta != 0.f ? fmaf(beta, c[1], v1) : v1;
+      }
+    }
+  }
+#undef AG_RESULT
+}

@@ -1,0 +1,231 @@
+// The tf32x3wg family: parameter table, validity, resources, launch, search
+// space and cost model.
+#include "autogemm/tf32x3wg_family.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "autogemm/cuda_driver.h"
+#include "autogemm/kernel_config.h"
+#include "autogemm/kernel_template.h"
+
+namespace autogemm {
+namespace {
+
+bool fail(std::string* why, const std::string& msg) {
+  if (why) *why = msg;
+  return false;
+}
+
+const Tf32x3WgParams& params(const KernelConfig& c) { return c.get<Tf32x3WgParams>(); }
+
+int64_t tiles_of(const Tf32x3WgParams& t, const Problem& p) {
+  const int bm = Tf32x3WgFamily::block_m(t);
+  return ((p.m + bm - 1) / bm) * ((p.n + t.bn - 1) / t.bn);
+}
+
+// Registers beyond the accumulators: descriptors, loop state, the epilogue.
+// Measured with ptxas (sm_90a, 2026-12-01): 12..27 above tile_registers().
+constexpr int kOverheadRegisters = 28;
+constexpr int kSliceK = 32;  // AG_BK in sgemm_tf32x3wg.cu
+
+}  // namespace
+
+bool Tf32x3WgParams::operator==(const Tf32x3WgParams& o) const {
+  return bn == o.bn && wg == o.wg && producers == o.producers && raw == o.raw && split == o.split &&
+         drain == o.drain && swizzle == o.swizzle;
+}
+
+const Tf32x3WgFamily& Tf32x3WgFamily::instance() {
+  static const Tf32x3WgFamily f;
+  return f;
+}
+
+const ParamTable<Tf32x3WgParams>& Tf32x3WgFamily::table() {
+  using P = Tf32x3WgParams;
+  static const ParamTable<P> t = {
+      {"bn", "AG_BN", &P::bn, {64, 128, 192}, 0, 0, 0, Presence::Always, nullptr, "64, 128 or 192"},
+      {"wg", "AG_WG", &P::wg, {1, 2}, 0, 0, 0, Presence::Always, nullptr, "1 or 2"},
+      {"pw", "AG_PRODUCERS", &P::producers, {1, 2}, 0, 0, 1, Presence::Always, nullptr, "1 or 2"},
+      {"raw", "AG_RAW", &P::raw, {2, 3}, 0, 0, 2, Presence::Always, nullptr, "2 or 3"},
+      {"split", "AG_SPLIT", &P::split, {2, 3}, 0, 0, 2, Presence::Always, nullptr, "2 or 3"},
+      {"dr", "AG_DRAIN", &P::drain, {0, 1, 2, 4, 8}, 0, 0, 0, Presence::Always, nullptr, "0, 1, 2, 4 or 8"},
+      {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16"},
+  };
+  return t;
+}
+
+const KernelTemplate& Tf32x3WgFamily::source() const {
+  static const KernelTemplate t("sgemm_tf32x3wg.cu");
+  return t;
+}
+
+std::string Tf32x3WgFamily::format(const KernelConfig& c) const { return format_params(table(), c); }
+
+bool Tf32x3WgFamily::parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
+                                  std::string* error) const {
+  return parse_params(table(), fields, c, error);
+}
+
+std::vector<std::string> Tf32x3WgFamily::defines(const KernelConfig& c) const { return define_params(table(), c); }
+
+size_t Tf32x3WgFamily::smem_bytes(const Tf32x3WgParams& t) {
+  // Split stages hold big and small of both operands, raw stages the FP32
+  // slices; 1024 bytes of slack align the base for the 128-byte swizzle.
+  const size_t rows = size_t(block_m(t) + t.bn);
+  return 1024 + (size_t(t.split) * 2 + size_t(t.raw)) * rows * kSliceK * sizeof(float);
+}
+
+int Tf32x3WgFamily::consumer_registers(const Tf32x3WgParams& t) {
+  if (t.producers == 2) return t.wg == 2 ? 160 : 232;  // AG_CONSUMER_REGS
+  return std::min(255, 65536 / threads(t) / 8 * 8);
+}
+
+int Tf32x3WgFamily::threads(const KernelConfig& c) const { return threads(params(c)); }
+size_t Tf32x3WgFamily::smem_bytes(const KernelConfig& c) const { return smem_bytes(params(c)); }
+
+bool Tf32x3WgFamily::is_valid(const KernelConfig& c, std::string* why) const {
+  const Tf32x3WgParams& p = params(c);
+  if (!table().in_range(p, why)) return false;
+  // One block per SM by design (__launch_bounds__(threads, 1)): 64K registers
+  // for the block, at most 255 per thread; beyond that ptxas spills.
+  if (tile_registers(p) + kOverheadRegisters > consumer_registers(p))
+    return fail(why, "accumulators (and drain totals) must fit in a consumer's registers: min(255, "
+                     "65536/threads), or 160 (wg=2) and 232 (wg=1) with two producer warpgroups");
+  // 227 KiB: the opt-in limit of sm_90 (the family runs nowhere else).
+  if (smem_bytes(p) > 227 * 1024) return fail(why, "shared memory above 227 KiB (fewer raw or split buffers)");
+  return true;
+}
+
+bool Tf32x3WgFamily::can_implement(const KernelConfig& c, const Problem& p) const {
+  const Tf32x3WgParams& t = params(c);
+  // One block per tile on a 1-D grid (at most 2^31 - 1 blocks).
+  if (tiles_of(t, p) > int64_t(INT32_MAX)) return false;
+  // TMA needs 16-byte aligned operands and leading dimensions.
+  return p.aligned;
+}
+
+std::optional<KernelConfig> Tf32x3WgFamily::default_config(const Problem&) const { return std::nullopt; }
+
+LaunchGeometry Tf32x3WgFamily::geometry(const KernelConfig& c, const Problem& p) const {
+  const Tf32x3WgParams& t = params(c);
+  LaunchGeometry g;
+  g.grid_x = unsigned(tiles_of(t, p));
+  g.block = unsigned(threads(t));
+  g.smem = unsigned(smem_bytes(t));
+  return g;
+}
+
+namespace {
+
+/// A 2-D tensor map over a row-major FP32 matrix of `rows` x `cols` (cols
+/// contiguous, `ld` floats apart) read in boxes of box_rows x box_cols,
+/// zero-filled outside the matrix.
+CUtensorMap tensor_map(const float* base, int64_t rows, int64_t cols, int64_t ld, int box_rows, int box_cols) {
+  CUtensorMap map;
+  // A dimension of 0 (K = 0: no slice is ever loaded) is not encodable.
+  const cuuint64_t dims[2] = {cuuint64_t(std::max<int64_t>(cols, 1)), cuuint64_t(std::max<int64_t>(rows, 1))};
+  const cuuint64_t strides[1] = {cuuint64_t(std::max<int64_t>(ld, 4)) * sizeof(float)};
+  const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
+  const cuuint32_t elem_strides[2] = {1, 1};
+  check(driver().cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(base), dims,
+                                        strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                        CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+        "cuTensorMapEncodeTiled");
+  return map;
+}
+
+}  // namespace
+
+void Tf32x3WgFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
+  const Tf32x3WgParams& t = params(c);
+  const Problem& p = a.call.problem;
+  const int bm = block_m(t);
+  // Boxes of one K slice in each operand's global order (sgemm_tf32x3wg.cu):
+  // A is M x K (k contiguous) or, transposed, K x M; B is K x N or N x K.
+  const CUtensorMap ta = p.trans_a ? tensor_map(a.call.a, p.k, p.m, p.lda, kSliceK, bm)
+                                   : tensor_map(a.call.a, p.m, p.k, p.lda, bm, kSliceK);
+  const CUtensorMap tb = p.trans_b ? tensor_map(a.call.b, p.n, p.k, p.ldb, t.bn, kSliceK)
+                                   : tensor_map(a.call.b, p.k, p.n, p.ldb, kSliceK, t.bn);
+  int m = int(p.m), n = int(p.n), k = int(p.k);
+  float alpha = a.call.alpha, beta = a.call.beta;
+  CUdeviceptr pa = reinterpret_cast<CUdeviceptr>(a.call.a), pb = reinterpret_cast<CUdeviceptr>(a.call.b),
+              pc = reinterpret_cast<CUdeviceptr>(a.call.c), ws = a.workspace;
+  long long lda = p.lda, ldb = p.ldb, ldc = p.ldc;
+  CUtensorMap map_a = ta, map_b = tb;
+  void* args[] = {&m, &n, &k, &alpha, &pa, &lda, &pb, &ldb, &beta, &pc, &ldc, &ws, &map_a, &map_b};
+  const LaunchGeometry g = geometry(c, p);
+  check(driver().cuLaunchKernel(a.functions.at(0), g.grid_x, 1, 1, g.block, 1, 1, g.smem, a.stream, args, nullptr),
+        "cuLaunchKernel(agemm_tf32x3wg)");
+}
+
+std::vector<KernelConfig> Tf32x3WgFamily::search_space(const Problem& p, const SearchLimits& lim) const {
+  std::vector<KernelConfig> out;
+  const int64_t k_slices = (p.k + kSliceK - 1) / kSliceK;
+  // Ring depths (raw, split), deepest first; is_valid keeps those that fit
+  // in 227 KiB with the block's tiles.
+  struct Rings {
+    int raw, split;
+  };
+  const Rings rings[] = {{3, 3}, {3, 2}, {2, 2}};
+  for (int bn : {64, 128, 192})
+    for (int wg : {1, 2})
+      // Technique: two producer warpgroups. Measured at 4096^3 (2026-12-01):
+      // the split is the producer's critical path, and 8 warps of it beat 4
+      // by 1.39x (1.36 ms against 1.90 ms, bn=128 wg=2), so the space
+      // keeps pw=2 only.
+      for (int pw : {2})
+        for (const Rings& ring : rings)
+          for (int dr : {0, 1, 2, 4}) {
+            Tf32x3WgParams c;
+            c.bn = bn, c.wg = wg, c.producers = pw, c.raw = ring.raw, c.split = ring.split, c.drain = dr;
+            c.swizzle = (p.m + block_m(c) - 1) / block_m(c) >= 16 ? 8 : 1;
+            // A drain interval of all slices or more changes nothing but the
+            // register count.
+            if (dr > 0 && dr >= k_slices) continue;
+            // Technique: short accumulation chains. The tensor cores'
+            // accumulation loses bits with the chain's length: measured at
+            // 4096^3 (wide-exponent inputs, 2026-12-01) dr=4 errs 9.2e-7 and
+            // dr=8 1.8e-6, above cuBLAS SGEMM's 1.1e-6 on the same data. So
+            // no interval beyond 4 slices (128 k), and dr=0 only up to K 128.
+            if (dr == 0 && p.k > 4 * kSliceK) continue;
+            const KernelConfig cfg(c, p.trans_a, p.trans_b);
+            if (!is_valid(cfg, nullptr) || !cfg.can_implement(p)) continue;
+            if (smem_bytes(c) > lim.max_smem || threads(c) > lim.max_threads) continue;
+            out.push_back(cfg);
+          }
+  return out;
+}
+
+double Tf32x3WgFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {
+  const Tf32x3WgParams& c = params(cfg);
+  const double blocks = double(tiles_of(c, p));
+  const double waves = std::ceil(blocks / lim.sm_count);
+  const double resident = std::min(1.0, blocks / lim.sm_count);
+  // Tensor-core work of one block, padded tiles included.
+  const double block_mac = double(block_m(c)) * c.bn * std::ceil(double(p.k) / kSliceK) * kSliceK;
+  // One consumer warpgroup leaves the tensor cores idle while it waits and
+  // drains; two alternate. n64 wgmmas move as many A bytes for half the work.
+  const double f_wg = c.wg == 2 ? 1.0 : 0.75;
+  const double f_n = c.bn == 64 ? 0.8 : 1.0;
+  // L2 traffic: (bm + bn) floats per k for bm*bn MACs.
+  const double intensity = double(block_m(c)) * c.bn / double(block_m(c) + c.bn);
+  const double f_mem = std::min(1.0, intensity / 64.0);
+  // Deeper rings hide more latency.
+  const double f_pipe = 1.0 - 0.03 * (3 - c.raw) - 0.02 * (3 - c.split);
+  double total = waves * std::max(resident, 0.0) * block_mac / (f_wg * f_n * f_mem * f_pipe);
+  if (c.drain > 0) total *= 1.0 + 0.04 / c.drain;
+  return total;
+}
+
+std::vector<KernelConfig> Tf32x3WgFamily::history_variants(const KernelConfig& winner) const { return {winner}; }
+
+std::optional<std::string> Tf32x3WgFamily::arch(const DeviceInfo& dev) const {
+  // wgmma exists only as sm_90a, whose cubins run only on 9.0.
+  if (dev.cc_major != 9 || dev.cc_minor != 0) return std::nullopt;
+  return std::string("sm_90a");
+}
+
+}  // namespace autogemm

@@ -1,0 +1,115 @@
+// kernel_probe: times one kernel config on one shape, as built and with
+// extra -D values (variants that leave a stage out or change a constant),
+// side by side in one process: the developer's experiment harness for
+// locating where a kernel's time goes (HOPPER/H200 advice: time variants and
+// take differences). Prints a table; --json writes the same rows.
+//
+//   kernel_probe --config "tf32x3wg bn=128 wg=2 ..." --shape 4096x4096x4096
+//                --variant "-DAG_PROBE=1" --variant "-DAG_TF32_PASSES=1"
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "autogemm/benchmark.h"
+#include "autogemm/kernel_launch.h"
+#include "autogemm/problem.h"
+#include "autogemm/verifier.h"
+
+namespace {
+
+using namespace autogemm;
+
+struct ProbeRow {
+  std::string variant;
+  double ms = 0, tflops = 0, rel_error = 0;
+  bool verified = false;
+  std::string error;
+};
+
+std::vector<std::string> split_words(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+/// Builds `cfg` with `extra` -D values, checks it once on the verifier's
+/// inputs and times it (L2 flushed before each run).
+ProbeRow probe(const KernelConfig& cfg, const std::string& extra, const DeviceInfo& dev, Verifier& ver,
+               Benchmark& bench, CUstream st, const Problem& p) {
+  ProbeRow row;
+  row.variant = extra.empty() ? "(as built)" : extra;
+  try {
+    const KernelTemplate& t = cfg.family().source();
+    const CompileResult r = compile_kernel(cfg, kernel_arch(cfg, dev), t.source(), t.file(), split_words(extra));
+    const LoadedKernel k = LoadedKernel::load(cfg, r.cubin, dev);
+    DeviceBuffer ws(std::max<size_t>(cfg.workspace_floats(p), 1) * sizeof(float));
+    check(driver().cuMemsetD32Async(ws.get(), 0, ws.bytes() / 4, st), "cuMemsetD32Async");
+    ver.prepare(st);
+    k.launch(ver.call(), st, ws.get());
+    const VerifyResult v = ver.check(st, cfg.family().accuracy());
+    row.verified = v.ok, row.rel_error = v.rel_error;
+    TimingOptions opt;
+    opt.min_runs = 10, opt.target_ms = 300;
+    row.ms = bench.time([&](CUstream s) { k.launch(ver.call(), s, ws.get()); }, opt).median_ms;
+    row.tflops = p.flops() / (row.ms * 1e9);
+  } catch (const std::exception& e) {
+    row.error = e.what();
+  }
+  return row;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"kernel_probe: time one kernel config and its -D variants on one shape (GPU)"};
+  std::string config_text, shape_text, json_out;
+  std::vector<std::string> variants;
+  int device = 0;
+  app.add_option("--config", config_text, "canonical config text")->required();
+  app.add_option("--shape", shape_text, "shape, e.g. 4096x4096x4096 or 1000x1000x1000:TN")->required();
+  app.add_option("--variant", variants, "extra NVRTC options of one variant (repeatable), e.g. \"-DAG_PROBE=1\"");
+  app.add_option("--device", device, "GPU ordinal");
+  app.add_option("--json", json_out, "write the rows as JSON here");
+  CLI11_PARSE(app, argc, argv);
+  std::string err;
+  const auto cfg = KernelConfig::parse(config_text, &err);
+  if (!cfg) return std::fprintf(stderr, "kernel_probe: --config: %s\n", err.c_str()), 2;
+  ShapeSpec spec;
+  if (!parse_shape(shape_text, &spec, &err)) return std::fprintf(stderr, "kernel_probe: --shape: %s\n", err.c_str()), 2;
+  const Problem p = spec.problem();
+  if (cfg->trans_a != p.trans_a || cfg->trans_b != p.trans_b || !cfg->can_implement(p))
+    return std::fprintf(stderr, "kernel_probe: %s cannot compute %s\n", cfg->to_string().c_str(),
+                        p.to_string().c_str()), 2;
+  try {
+    ScopedPrimaryContext ctx(device);
+    const DeviceInfo dev = DeviceInfo::query(ctx.device(), device);
+    Stream stream;
+    Benchmark bench(dev, stream.get());
+    Verifier ver(p, dev, 1.0f, 0.0f, 11, 4);
+    variants.insert(variants.begin(), "");
+    nlohmann::json rows = nlohmann::json::array();
+    std::printf("%s on %s\n%-44s %10s %9s %9s  %s\n", cfg->to_string().c_str(), p.to_string().c_str(), "variant",
+                "ms", "TFLOP/s", "rel err", "verified");
+    for (const std::string& v : variants) {
+      const ProbeRow r = probe(*cfg, v, dev, ver, bench, stream.get(), p);
+      if (!r.error.empty())
+        std::printf("%-44s failed: %s\n", r.variant.c_str(), r.error.c_str());
+      else
+        std::printf("%-44s %10.4f %9.2f %9.2e  %s\n", r.variant.c_str(), r.ms, r.tflops, r.rel_error,
+                    r.verified ? "yes" : "no");
+      rows.push_back({{"variant", r.variant}, {"ms", r.ms}, {"tflops", r.tflops}, {"rel_error", r.rel_error},
+                      {"verified", r.verified}, {"error", r.error}});
+    }
+    if (!json_out.empty())
+      std::ofstream(json_out) << nlohmann::json{{"config", cfg->to_string()}, {"shape", p.to_string()},
+                                                {"rows", rows}}.dump(2) << "\n";
+  } catch (const std::exception& e) {
+    return std::fprintf(stderr, "kernel_probe: %s\n", e.what()), 1;
+  }
+  return 0;
+}
