@@ -21,6 +21,9 @@
 // AG_WG          consumer warpgroups, 1 or 2; each owns a 64-row slab, so
 //                the block tile is AG_BM = 64 * AG_WG rows by AG_BN
 // AG_PRODUCERS   producer warpgroups, 1 or 2 (copies and splits)
+// AG_A_REGS      1: A is split by the consumers into registers and fed to
+//                wgmma from there (needs k-contiguous A, AG_TRANS_A == 0);
+//                0: both operands are split by the producers
 // AG_RAW         FP32 slices in flight from global memory (2 or 3 buffers)
 // AG_SPLIT       split slices (TF32 big and small parts) ready for the tensor
 //                cores (2 or 3 buffers)
@@ -53,17 +56,23 @@
 #ifndef AG_PROBE
 #define AG_PROBE 0
 #endif
+#ifndef AG_A_REGS
+#define AG_A_REGS 0
+#endif
 
 #define AG_BK 32
 #define AG_BM (64 * AG_WG)
 #define AG_PT (128 * AG_PRODUCERS)  // producer threads
 #define AG_THREADS (128 * (AG_WG + AG_PRODUCERS))
-#if AG_PRODUCERS == 2
 // Technique: register reallocation (setmaxnreg). 512 or 384 threads start
 // with at most 65536/threads registers each; producers give theirs back
 // and consumers take them, keeping the sum within the 64K file.
+#if AG_PRODUCERS == 2
 #define AG_PRODUCER_REGS 96
 #define AG_CONSUMER_REGS (AG_WG == 2 ? 160 : 232)
+#elif AG_WG == 2
+#define AG_PRODUCER_REGS 64
+#define AG_CONSUMER_REGS 216
 #endif
 #define AG_ACC (AG_BN / 2)  // accumulator registers per consumer thread
 
@@ -72,6 +81,7 @@ static_assert(AG_WG == 1 || AG_WG == 2, "AG_WG must be 1 or 2");
 static_assert(AG_PRODUCERS == 1 || AG_PRODUCERS == 2, "AG_PRODUCERS must be 1 or 2");
 static_assert(AG_RAW >= 2 && AG_RAW <= 3 && AG_SPLIT >= 2 && AG_SPLIT <= 3, "2..3 buffers");
 static_assert(AG_TF32_PASSES == 1 || AG_TF32_PASSES == 3, "AG_TF32_PASSES must be 1 or 3");
+static_assert(!AG_A_REGS || !AG_TRANS_A, "A in registers needs k-contiguous A");
 
 typedef long long i64;
 typedef unsigned long long u64;
@@ -87,8 +97,17 @@ typedef unsigned long long u64;
 //   split ring: AG_SPLIT x { A big [BM][32], A small [BM][32],
 //                            B big [BN][32], B small [BN][32] }  (swizzled)
 //   raw ring:   AG_RAW x { A [BM][32] or [32][BM], B [BN][32] or [32][BN] }
+#if AG_A_REGS
+// With A in registers a split stage holds A as TMA wrote it (FP32, the
+// 128-byte swizzle) and B's big and small parts; the raw ring holds B only.
+#define AG_SPLIT_STAGE ((AG_BM + 2 * AG_BN) * AG_BK)  // floats
+#define AG_RAW_STAGE (AG_BN * AG_BK)
+#define AG_RAW_B 0  // offset of B in a raw stage
+#else
 #define AG_SPLIT_STAGE (2 * (AG_BM + AG_BN) * AG_BK)  // floats
 #define AG_RAW_STAGE ((AG_BM + AG_BN) * AG_BK)
+#define AG_RAW_B (AG_BM * AG_BK)
+#endif
 #define AG_SMEM_FLOATS (AG_SPLIT * AG_SPLIT_STAGE + AG_RAW * AG_RAW_STAGE)
 
 __device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
@@ -160,73 +179,106 @@ __device__ __forceinline__ void wgmma_wait() {
 // wgmma fence or wait (the asm statements above do not name the registers).
 __device__ __forceinline__ void fence_operand(float& r) { asm volatile("" : "+f"(r)::"memory"); }
 
-// D (64 x AG_BN, FP32, registers) = A (64x8, smem) * B (8 x AG_BN, smem) + (scale_d ? D : 0).
 // Fragment of D (PTX ISA, wgmma .m64nNk8 f32): warp w of the warpgroup, lane
 // (g = lane>>2, t = lane&3): d[i] is row 16w + g + 8*((i>>1)&1), column
 // 8*(i>>2) + 2t + (i&1).
+// The accumulator operands of one wgmma: AG_D_LIST is the text "{%0, ..., %(AG_ACC-1)}",
+// AG_D_OPERANDS the matching "+f" constraints on d[0..AG_ACC-1]; AG_In is
+// operand number AG_ACC + n, as text.
 #if AG_BN == 64
-__device__ __forceinline__ void wgmma_tf32(float (&d)[AG_ACC], unsigned long long da, unsigned long long db, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
-      "}, %32, %33, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-      : "l"(da), "l"(db), "r"(scale_d));
-}
+#define AG_N_STR "64"
+#define AG_I0 "32"
+#define AG_I1 "33"
+#define AG_I2 "34"
+#define AG_I3 "35"
+#define AG_I4 "36"
+#define AG_I5 "37"
+#define AG_D_LIST \
+  "{"  \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15," \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
+  "}"
+#define AG_D_OPERANDS \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
 #endif
 #if AG_BN == 128
-__device__ __forceinline__ void wgmma_tf32(float (&d)[AG_ACC], unsigned long long da, unsigned long long db, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-      "}, %64, %65, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "l"(da), "l"(db), "r"(scale_d));
-}
+#define AG_N_STR "128"
+#define AG_I0 "64"
+#define AG_I1 "65"
+#define AG_I2 "66"
+#define AG_I3 "67"
+#define AG_I4 "68"
+#define AG_I5 "69"
+#define AG_D_LIST \
+  "{"  \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15," \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31," \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47," \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" \
+  "}"
+#define AG_D_OPERANDS \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
 #endif
 #if AG_BN == 192
-__device__ __forceinline__ void wgmma_tf32(float (&d)[AG_ACC], unsigned long long da, unsigned long long db, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n192k8.f32.tf32.tf32 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
-      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
-      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
-      "}, %96, %97, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
-      : "l"(da), "l"(db), "r"(scale_d));
-}
+#define AG_N_STR "192"
+#define AG_I0 "96"
+#define AG_I1 "97"
+#define AG_I2 "98"
+#define AG_I3 "99"
+#define AG_I4 "100"
+#define AG_I5 "101"
+#define AG_D_LIST \
+  "{"  \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15," \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31," \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47," \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63," \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79," \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95" \
+  "}"
+#define AG_D_OPERANDS \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+  "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+  "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+  "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+  "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
 #endif
+
+// D (64 x AG_BN, FP32, registers) = A (64x8, smem) * B (8 x AG_BN, smem) + (scale_d ? D : 0).
+__device__ __forceinline__ void wgmma_tf32(float (&d)[AG_ACC], u64 da, u64 db, int scale_d) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" AG_I2 ", 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n" AG_N_STR "k8.f32.tf32.tf32 " AG_D_LIST ", %" AG_I0 ", %" AG_I1
+               ", p, 1, 1;\n}\n"
+               : AG_D_OPERANDS
+               : "l"(da), "l"(db), "r"(scale_d));
+}
+
+// The same with A (64x8) from registers: a[i] is the TF32 element (g + 8*(i&1),
+// t + 4*(i>>1)) of the warp's 16 rows (the mma.m16n8k8 A fragment).
+__device__ __forceinline__ void wgmma_tf32_ra(float (&d)[AG_ACC], const unsigned (&a)[4], u64 db, int scale_d) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" AG_I5 ", 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n" AG_N_STR "k8.f32.tf32.tf32 " AG_D_LIST ", {%" AG_I0 ", %" AG_I1
+               ", %" AG_I2 ", %" AG_I3 "}, %" AG_I4 ", p, 1, 1;\n}\n"
+               : AG_D_OPERANDS
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d));
+}
 
 // ---- the producer ---------------------------------------------------------------
 // x rounded to TF32 (10 mantissa bits), to nearest with ties away from zero,
@@ -331,7 +383,9 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
 
   if (tid == 0) {
     for (int s = 0; s < AG_SPLIT; ++s) {
-      mbar_init(smem_addr(&full_bar[s]), AG_PT);       // every producer thread
+      // Every producer thread (and, with A in registers, the issuer of A's
+      // copy, plus its bytes).
+      mbar_init(smem_addr(&full_bar[s]), AG_PT + AG_A_REGS);
       mbar_init(smem_addr(&empty_bar[s]), 4 * AG_WG);  // lane 0 of every consumer warp
     }
     for (int r = 0; r < AG_RAW; ++r) mbar_init(smem_addr(&raw_bar[r]), 1);  // the TMA issuer, plus bytes
@@ -345,7 +399,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   const int wg = __shfl_sync(0xffffffffu, tid >> 7, 0);
   if (wg < AG_PRODUCERS) {
     // ---------------- producer warpgroups ----------------
-#if AG_PRODUCERS == 2
+#ifdef AG_PRODUCER_REGS
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(AG_PRODUCER_REGS));
 #endif
     const unsigned raw0 = smem_addr(raw_ring);
@@ -357,22 +411,34 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
         const int k0 = kt * AG_BK;
         mbar_arrive_expect_tx(bar, 4u * AG_RAW_STAGE);
         // Box coordinates (x: the contiguous dimension) of the slice.
-        tma_load_2d(raw, &tma_a, AG_TRANS_A ? m0 : k0, AG_TRANS_A ? k0 : m0, bar);
-        tma_load_2d(raw + 4u * AG_BM * AG_BK, &tma_b, AG_TRANS_B ? k0 : n0, AG_TRANS_B ? n0 : k0, bar);
+        if (!AG_A_REGS) tma_load_2d(raw, &tma_a, AG_TRANS_A ? m0 : k0, AG_TRANS_A ? k0 : m0, bar);
+        tma_load_2d(raw + 4u * AG_RAW_B, &tma_b, AG_TRANS_B ? k0 : n0, AG_TRANS_B ? n0 : k0, bar);
       }
     };
 #pragma unroll
     for (int r = 0; r < AG_RAW; ++r) issue(r);
     for (int kt = 0; kt < k_tiles; ++kt) {
-      if (AG_PROBE != 2 && AG_PROBE != 3) mbar_wait(smem_addr(&raw_bar[kt % AG_RAW]), (kt / AG_RAW) & 1);
       const int s = kt % AG_SPLIT;
       mbar_wait(smem_addr(&empty_bar[s]), ((kt / AG_SPLIT) & 1) ^ 1);  // consumers left buffer s
-      const float* raw = raw_ring + (kt % AG_RAW) * AG_RAW_STAGE;
       float* dst = split_ring + s * AG_SPLIT_STAGE;
+#if AG_A_REGS
+      // A goes straight into the split buffer, 128-byte swizzled by the copy
+      // engine (its tensor map), the layout the consumers' loads expect.
+      if (tid == 0 && AG_PROBE != 2 && AG_PROBE != 3) {
+        mbar_arrive_expect_tx(smem_addr(&full_bar[s]), 4u * AG_BM * AG_BK);
+        tma_load_2d(smem_addr(dst), &tma_a, kt * AG_BK, m0, smem_addr(&full_bar[s]));
+      } else if (tid == 0) {
+        mbar_arrive(smem_addr(&full_bar[s]));
+      }
+      float* b_dst = dst + AG_BM * AG_BK;
+#else
+      float* b_dst = dst + 2 * AG_BM * AG_BK;
+#endif
+      if (AG_PROBE != 2 && AG_PROBE != 3) mbar_wait(smem_addr(&raw_bar[kt % AG_RAW]), (kt / AG_RAW) & 1);
+      const float* raw = raw_ring + (kt % AG_RAW) * AG_RAW_STAGE;
       if (AG_PROBE != 1 && AG_PROBE != 3) {
-        split_slice<AG_BM, !AG_TRANS_A>(raw, dst, dst + AG_BM * AG_BK, tid);
-        split_slice<AG_BN, (bool)AG_TRANS_B>(raw + AG_BM * AG_BK, dst + 2 * AG_BM * AG_BK,
-                                             dst + (2 * AG_BM + AG_BN) * AG_BK, tid);
+        if (!AG_A_REGS) split_slice<AG_BM, !AG_TRANS_A>(raw, dst, dst + AG_BM * AG_BK, tid);
+        split_slice<AG_BN, (bool)AG_TRANS_B>(raw + AG_RAW_B, b_dst, b_dst + AG_BN * AG_BK, tid);
       }
       // Ordinary stores read next by the tensor cores (the async proxy).
       asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
@@ -385,11 +451,12 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   }
 
   // ---------------- consumer warpgroups ----------------
-#if AG_PRODUCERS == 2
+#ifdef AG_CONSUMER_REGS
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(AG_CONSUMER_REGS));
 #endif
   const int cw = wg - AG_PRODUCERS;  // consumer warpgroup: rows 64*cw.. of the tile
   const int w = (tid >> 5) & 3, lane = tid & 31;
+  const int g = lane >> 2, t = lane & 3;
   float acc[AG_ACC];
 #pragma unroll
   for (int i = 0; i < AG_ACC; ++i) acc[i] = 0.f;
@@ -418,8 +485,32 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
     const int s = kt % AG_SPLIT;
     mbar_wait(smem_addr(&full_bar[s]), (kt / AG_SPLIT) & 1);
     const unsigned st = split0 + 4u * s * AG_SPLIT_STAGE;
+#if AG_A_REGS
+    const u64 b_big = smem_desc(st + 4u * AG_BM * AG_BK), b_small = smem_desc(st + 4u * (AG_BM + AG_BN) * AG_BK);
+    // Technique: A split in registers by the consumers. Each A element is
+    // read once by its one consumer thread (4 per k8 step), split there, and
+    // fed to wgmma from registers: the producers split only B, and the
+    // tensor cores read no A from shared memory (measured reason: shared
+    // memory traffic, see docs/NOTES.md step 28).
+    // A's rows as TMA swizzled them: 16-byte chunk c of row r at c ^ (r & 7),
+    // here r & 7 == g, so lanes g, t hit 32 distinct banks.
+    const float* a_rows = split_ring + s * AG_SPLIT_STAGE + (cw * 64 + w * 16 + g) * AG_BK;
+    unsigned a_hi[AG_BK / 8][4], a_lo[AG_BK / 8][4];
+#pragma unroll
+    for (int j = 0; j < AG_BK / 8; ++j) {
+      const int c0 = ((2 * j) ^ g) << 2, c1 = ((2 * j + 1) ^ g) << 2;
+      const float x[4] = {a_rows[c0 + t], a_rows[8 * AG_BK + c0 + t], a_rows[c1 + t], a_rows[8 * AG_BK + c1 + t]};
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const float hi = tf32_round(x[e]);
+        a_hi[j][e] = __float_as_uint(hi);
+        a_lo[j][e] = __float_as_uint(tf32_round(x[e] - hi));
+      }
+    }
+#else
     const u64 a_big = smem_desc(st + 4u * cw * 64 * AG_BK), a_small = smem_desc(st + 4u * (AG_BM + cw * 64) * AG_BK);
     const u64 b_big = smem_desc(st + 4u * 2 * AG_BM * AG_BK), b_small = smem_desc(st + 4u * (2 * AG_BM + AG_BN) * AG_BK);
+#endif
 #pragma unroll
     for (int i = 0; i < AG_ACC; ++i) fence_operand(acc[i]);
     wgmma_fence();
@@ -428,7 +519,13 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
       // Technique: small products first (the cross terms, ~2^-11 of the big
       // product each, then big*big), so the restart (scale-d = 0) is the
       // first wgmma of a drain interval.
-#if AG_TF32_PASSES == 3
+#if AG_A_REGS && AG_TF32_PASSES == 3
+      wgmma_tf32_ra(acc, a_lo[j], b_big + 2 * j, (fresh && j == 0) ? 0 : 1);
+      wgmma_tf32_ra(acc, a_hi[j], b_small + 2 * j, 1);
+      wgmma_tf32_ra(acc, a_hi[j], b_big + 2 * j, 1);
+#elif AG_A_REGS
+      wgmma_tf32_ra(acc, a_hi[j], b_big + 2 * j, (fresh && j == 0) ? 0 : 1);
+#elif AG_TF32_PASSES == 3
       wgmma_tf32(acc, a_small + 2 * j, b_big + 2 * j, (fresh && j == 0) ? 0 : 1);
       wgmma_tf32(acc, a_big + 2 * j, b_small + 2 * j, 1);
       wgmma_tf32(acc, a_big + 2 * j, b_big + 2 * j, 1);
@@ -459,12 +556,21 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
       fresh = 1;
 #endif
     } else {
+#if AG_A_REGS
+      // The wgmmas read A's registers until they complete, and the next
+      // slice's A overwrites them (ptxas does not order this: measured, a
+      // wait 1 here gave wrong products). The other consumer warpgroup keeps
+      // the tensor cores busy meanwhile.
+      wgmma_wait<0>();
+      if (lane == 0) mbar_arrive(smem_addr(&empty_bar[s]));
+#else
       // Technique: one wgmma group in flight across the hand-over: waiting
       // for all but the newest group frees the previous slice's buffer
       // while this slice's products run.
       wgmma_wait<1>();
       if (lane == 0 && held >= 0) mbar_arrive(smem_addr(&empty_bar[held]));
       held = s;
+#endif
     }
   }
   // (The last slice drained with wait 0; this says so to ptxas, which
@@ -472,7 +578,6 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   wgmma_wait<0>();
 
   // ---- Epilogue: C = alpha * result + beta * C, from the D fragment layout ----
-  const int g = lane >> 2, t = lane & 3;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     // 64-bit row and column: m0 + offset passes 2^31 in the last tile near 2^31.

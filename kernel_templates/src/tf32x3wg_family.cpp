@@ -33,7 +33,7 @@ constexpr int kSliceK = 32;  // AG_BK in sgemm_tf32x3wg.cu
 }  // namespace
 
 bool Tf32x3WgParams::operator==(const Tf32x3WgParams& o) const {
-  return bn == o.bn && wg == o.wg && producers == o.producers && raw == o.raw && split == o.split &&
+  return bn == o.bn && wg == o.wg && producers == o.producers && a_regs == o.a_regs && raw == o.raw && split == o.split &&
          drain == o.drain && swizzle == o.swizzle;
 }
 
@@ -48,6 +48,7 @@ const ParamTable<Tf32x3WgParams>& Tf32x3WgFamily::table() {
       {"bn", "AG_BN", &P::bn, {64, 128, 192}, 0, 0, 0, Presence::Always, nullptr, "64, 128 or 192"},
       {"wg", "AG_WG", &P::wg, {1, 2}, 0, 0, 0, Presence::Always, nullptr, "1 or 2"},
       {"pw", "AG_PRODUCERS", &P::producers, {1, 2}, 0, 0, 1, Presence::Always, nullptr, "1 or 2"},
+      {"ar", "AG_A_REGS", &P::a_regs, {0, 1}, 0, 0, 0, Presence::Always, nullptr, "0 or 1"},
       {"raw", "AG_RAW", &P::raw, {2, 3}, 0, 0, 2, Presence::Always, nullptr, "2 or 3"},
       {"split", "AG_SPLIT", &P::split, {2, 3}, 0, 0, 2, Presence::Always, nullptr, "2 or 3"},
       {"dr", "AG_DRAIN", &P::drain, {0, 1, 2, 4, 8}, 0, 0, 0, Presence::Always, nullptr, "0, 1, 2, 4 or 8"},
@@ -71,14 +72,19 @@ bool Tf32x3WgFamily::parse_fields(std::vector<std::pair<std::string, int>>& fiel
 std::vector<std::string> Tf32x3WgFamily::defines(const KernelConfig& c) const { return define_params(table(), c); }
 
 size_t Tf32x3WgFamily::smem_bytes(const Tf32x3WgParams& t) {
-  // Split stages hold big and small of both operands, raw stages the FP32
-  // slices; 1024 bytes of slack align the base for the 128-byte swizzle.
-  const size_t rows = size_t(block_m(t) + t.bn);
-  return 1024 + (size_t(t.split) * 2 + size_t(t.raw)) * rows * kSliceK * sizeof(float);
+  // Split stages hold big and small of both operands (with A in registers:
+  // A's FP32 slice and B's parts), raw stages the FP32 slices (of B alone
+  // with A in registers); 1024 bytes of slack align the base for the
+  // 128-byte swizzle. Rows of 32 floats.
+  const size_t bm = size_t(block_m(t)), bn = size_t(t.bn);
+  const size_t split_rows = t.a_regs ? bm + 2 * bn : 2 * (bm + bn), raw_rows = t.a_regs ? bn : bm + bn;
+  return 1024 + (size_t(t.split) * split_rows + size_t(t.raw) * raw_rows) * kSliceK * sizeof(float);
 }
 
 int Tf32x3WgFamily::consumer_registers(const Tf32x3WgParams& t) {
-  if (t.producers == 2) return t.wg == 2 ? 160 : 232;  // AG_CONSUMER_REGS
+  // AG_CONSUMER_REGS (setmaxnreg) where the kernel defines it.
+  if (t.producers == 2) return t.wg == 2 ? 160 : 232;
+  if (t.wg == 2) return 216;
   return std::min(255, 65536 / threads(t) / 8 * 8);
 }
 
@@ -90,6 +96,7 @@ bool Tf32x3WgFamily::is_valid(const KernelConfig& c, std::string* why) const {
   if (!table().in_range(p, why)) return false;
   // One block per SM by design (__launch_bounds__(threads, 1)): 64K registers
   // for the block, at most 255 per thread; beyond that ptxas spills.
+  if (p.a_regs && c.trans_a) return fail(why, "ar=1 needs k-contiguous A (ta=0)");
   if (tile_registers(p) + kOverheadRegisters > consumer_registers(p))
     return fail(why, "accumulators (and drain totals) must fit in a consumer's registers: min(255, "
                      "65536/threads), or 160 (wg=2) and 232 (wg=1) with two producer warpgroups");
@@ -122,7 +129,8 @@ namespace {
 /// A 2-D tensor map over a row-major FP32 matrix of `rows` x `cols` (cols
 /// contiguous, `ld` floats apart) read in boxes of box_rows x box_cols,
 /// zero-filled outside the matrix.
-CUtensorMap tensor_map(const float* base, int64_t rows, int64_t cols, int64_t ld, int box_rows, int box_cols) {
+CUtensorMap tensor_map(const float* base, int64_t rows, int64_t cols, int64_t ld, int box_rows, int box_cols,
+                       CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE) {
   CUtensorMap map;
   // A dimension of 0 (K = 0: no slice is ever loaded) is not encodable.
   const cuuint64_t dims[2] = {cuuint64_t(std::max<int64_t>(cols, 1)), cuuint64_t(std::max<int64_t>(rows, 1))};
@@ -131,7 +139,7 @@ CUtensorMap tensor_map(const float* base, int64_t rows, int64_t cols, int64_t ld
   const cuuint32_t elem_strides[2] = {1, 1};
   check(driver().cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(base), dims,
                                         strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                        CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                        swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
         "cuTensorMapEncodeTiled");
   return map;
@@ -145,8 +153,11 @@ void Tf32x3WgFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   const int bm = block_m(t);
   // Boxes of one K slice in each operand's global order (sgemm_tf32x3wg.cu):
   // A is M x K (k contiguous) or, transposed, K x M; B is K x N or N x K.
-  const CUtensorMap ta = p.trans_a ? tensor_map(a.call.a, p.k, p.m, p.lda, kSliceK, bm)
-                                   : tensor_map(a.call.a, p.m, p.k, p.lda, bm, kSliceK);
+  // With A in registers, A lands in the 128-byte swizzled layout the
+  // consumers read (a 32-float box row is exactly one swizzle row).
+  const CUtensorMap ta = p.trans_a  ? tensor_map(a.call.a, p.k, p.m, p.lda, kSliceK, bm)
+                         : t.a_regs ? tensor_map(a.call.a, p.m, p.k, p.lda, bm, kSliceK, CU_TENSOR_MAP_SWIZZLE_128B)
+                                    : tensor_map(a.call.a, p.m, p.k, p.lda, bm, kSliceK);
   const CUtensorMap tb = p.trans_b ? tensor_map(a.call.b, p.n, p.k, p.ldb, t.bn, kSliceK)
                                    : tensor_map(a.call.b, p.k, p.n, p.ldb, kSliceK, t.bn);
   int m = int(p.m), n = int(p.n), k = int(p.k);
@@ -172,25 +183,26 @@ std::vector<KernelConfig> Tf32x3WgFamily::search_space(const Problem& p, const S
   const Rings rings[] = {{3, 3}, {3, 2}, {2, 2}};
   for (int bn : {64, 128, 192})
     for (int wg : {1, 2})
-      // Technique: two producer warpgroups. Measured at 4096^3 (2026-12-01):
-      // the split is the producer's critical path, and 8 warps of it beat 4
-      // by 1.39x (1.36 ms against 1.90 ms, bn=128 wg=2), so the space
-      // keeps pw=2 only.
-      for (int pw : {2})
+      // One pipeline per layout, the faster measured at 4096^3 (2026-12-01,
+      // NOTES step 28): k-contiguous A is split by the consumers into
+      // registers with one producer warpgroup (1.29 ms); transposed A by two
+      // producer warpgroups (1.36 ms; one: 1.90 ms).
+      for (int ar : {p.trans_a ? 0 : 1})
         for (const Rings& ring : rings)
-          for (int dr : {0, 1, 2, 4}) {
+          // Technique: the shortest accumulation chains. The tensor cores'
+          // accumulation loses bits with the chain's length: on the public
+          // suite (wide-exponent inputs, H200, 2026-12-01, NOTES step 29)
+          // dr=4 errs 8.8e-7 at every K, dr=2 4.8e-7, dr=1 2.5e-7, while
+          // cuBLAS SGEMM errs 2.0e-7 (K = 128) to 1.9e-6 (K = 11008), 3.9e-7
+          // at 128x11008x4096. Only dr=1 (a drain every 32 k) stays at or
+          // below cuBLAS's error wherever K >= 256; dr=0 is the same chain
+          // when K fits in one slice.
+          for (int dr : {0, 1}) {
+            const int pw = ar ? 1 : 2;
             Tf32x3WgParams c;
-            c.bn = bn, c.wg = wg, c.producers = pw, c.raw = ring.raw, c.split = ring.split, c.drain = dr;
+            c.bn = bn, c.wg = wg, c.producers = pw, c.a_regs = ar, c.raw = ring.raw, c.split = ring.split, c.drain = dr;
             c.swizzle = (p.m + block_m(c) - 1) / block_m(c) >= 16 ? 8 : 1;
-            // A drain interval of all slices or more changes nothing but the
-            // register count.
-            if (dr > 0 && dr >= k_slices) continue;
-            // Technique: short accumulation chains. The tensor cores'
-            // accumulation loses bits with the chain's length: measured at
-            // 4096^3 (wide-exponent inputs, 2026-12-01) dr=4 errs 9.2e-7 and
-            // dr=8 1.8e-6, above cuBLAS SGEMM's 1.1e-6 on the same data. So
-            // no interval beyond 4 slices (128 k), and dr=0 only up to K 128.
-            if (dr == 0 && p.k > 4 * kSliceK) continue;
+            if ((dr == 0) != (k_slices <= 1)) continue;
             const KernelConfig cfg(c, p.trans_a, p.trans_b);
             if (!is_valid(cfg, nullptr) || !cfg.can_implement(p)) continue;
             if (smem_bytes(c) > lim.max_smem || threads(c) > lim.max_threads) continue;

@@ -128,6 +128,31 @@ TEST_P(GpuTf32x3, SpecialValuesComeOutAsInFp32) {
               GetParam()->name(), subnormal_rows_off, n);
 }
 
+// alpha == 0 reads neither A nor B (both NaN here) and beta == 0 never reads
+// C (the verifier poisons it with NaN), for a mid-space config of every layout.
+TEST_P(GpuTf32x3, AlphaZeroAndBetaZeroFollowTheBlasRules) {
+  for (int t = 0; t < 4; ++t) {
+    const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, t & 1, t & 2, 200, 136, 300, true);
+    const KernelConfig c = some_config(p);
+    SCOPED_TRACE(c.to_string());
+    const LoadedKernel k = build(c);
+    {
+      Verifier ver(p, dev_, 0.0f, 0.5f, 3);
+      Stream st;
+      const CanonicalCall& call = ver.call();
+      const size_t a_floats = size_t((p.trans_a ? p.k : p.m) * p.lda), b_floats = size_t((p.trans_b ? p.n : p.k) * p.ldb);
+      AUTOGEMM_CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(call.a), 0x7fc00000u, a_floats, st.get()));
+      AUTOGEMM_CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(call.b), 0x7fc00000u, b_floats, st.get()));
+      ver.prepare(st.get());
+      k.launch(call, st.get(), 0);
+      const VerifyResult r = ver.check(st.get(), c.family().accuracy());
+      EXPECT_TRUE(r.ok) << "alpha = 0: " << r.why;
+    }
+    Verifier ver(p, dev_, 1.25f, 0.0f, 4, 4);
+    EXPECT_TRUE(run(k, ver, c.family().accuracy()).ok) << "beta = 0 (C poisoned with NaN)";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Accurate, GpuTf32x3, ::testing::ValuesIn(accurate_families()),
                          [](const ::testing::TestParamInfo<const KernelFamily*>& info) {
                            return std::string(info.param->name());

@@ -20,6 +20,7 @@ struct Tf32x3WgParams {
   int bn = 0;       ///< block tile width
   int wg = 0;       ///< consumer warpgroups (block tile height 64 * wg)
   int producers = 1;  ///< producer warpgroups (copy and split)
+  int a_regs = 0;     ///< 1: consumers split A into registers (k-contiguous A only)
   int raw = 2;      ///< FP32 slice buffers (2..3)
   int split = 2;    ///< split TF32 slice buffers (2..3)
   int drain = 0;    ///< slices per accumulator drain (0: never)
@@ -65,9 +66,11 @@ class Tf32x3WgFamily final : public KernelFamily {
   static int consumer_registers(const Tf32x3WgParams& t);
   static int block_m(const Tf32x3WgParams& t) { return 64 * t.wg; }
   static size_t smem_bytes(const Tf32x3WgParams& t);
-  /// Accumulator registers per consumer thread (totals included): what the
-  /// space bounds to keep ptxas from spilling.
-  static int tile_registers(const Tf32x3WgParams& t) { return t.bn / 2 * (t.drain > 0 ? 2 : 1); }
+  /// Accumulator registers per consumer thread (totals and register A
+  /// included): what the space bounds to keep ptxas from spilling.
+  static int tile_registers(const Tf32x3WgParams& t) {
+    return t.bn / 2 * (t.drain > 0 ? 2 : 1) + (t.a_regs ? 32 : 0);  // + a slice's A pieces
+  }
 };
 
 }  // namespace autogemm
