@@ -10,11 +10,16 @@ std::string kernel_arch(const KernelConfig& cfg, const DeviceInfo& dev) {
                     dev.arch() + ")");
 }
 
+namespace {
+
+// Makes ptxas report spills as a warning in the log (the cubin is unchanged).
+const char* const kWarnOnSpills = "--ptxas-options=--warn-on-spills";
+
+}  // namespace
+
 CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch) {
-  std::string why;
-  if (!cfg.is_valid(&why)) throw CompileError("invalid config: " + why, why);
   const KernelTemplate& t = cfg.family().source();
-  return Compiler::compile(t.source(), t.file(), arch, cfg.defines());
+  return compile_kernel(cfg, arch, t.source(), t.file());
 }
 
 CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch, const std::string& source,
@@ -23,7 +28,16 @@ CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch, c
   if (!cfg.is_valid(&why)) throw CompileError("invalid config: " + why, why);
   std::vector<std::string> options = cfg.defines();
   options.insert(options.end(), extra_options.begin(), extra_options.end());
+  options.push_back(kWarnOnSpills);
   return Compiler::compile(source, name, arch, options);
+}
+
+std::string spill_report(const CompileResult& r) {
+  const size_t at = r.log.find("spilled to local memory");
+  if (at == std::string::npos) return "";
+  const size_t begin = r.log.rfind('\n', at), end = r.log.find('\n', at);
+  return r.log.substr(begin == std::string::npos ? 0 : begin + 1,
+                      end == std::string::npos ? std::string::npos : end - (begin == std::string::npos ? 0 : begin + 1));
 }
 
 LoadedKernel LoadedKernel::load(const KernelConfig& cfg, const std::vector<char>& cubin,

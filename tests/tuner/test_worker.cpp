@@ -255,5 +255,33 @@ TEST(TunerWithFakeWorker, BrokenCandidatesAreRecordedAndTuningReachesAWinner) {
   EXPECT_TRUE(r.candidates[*r.default_index].is_default);
 }
 
+// A candidate whose build spills registers is recorded as a failed build,
+// with ptxas's report, and never reaches the worker.
+TEST(TunerWithFakeWorker, SpillingCandidatesAreRejectedBeforeMeasuring) {
+  // 16x8 register tiles capped at 128 registers by three blocks per SM:
+  // measured to spill 156-400 bytes per thread (docs/PERFORMANCE.md).
+  const auto c = KernelConfig::parse("tiled bm=128 bn=128 bk=8 tm=16 tn=8 wc=8 vec=4 sk=1 sw=8 mb=3 ta=0 tb=0");
+  ASSERT_TRUE(c.has_value());
+  const KernelTemplate& t = c->family().source();
+  ASSERT_NE(spill_report(compile_kernel(*c, "sm_90")), "") << c->to_string() << " no longer spills";
+  EXPECT_EQ(spill_report(compile_kernel(default_config(small()), "sm_90")), "") << "the default spills";
+  TuneOptions opt;
+  opt.budget = 1;
+  opt.compile_threads = 2;
+  opt.worker_path = kFake;
+  opt.injected = {{*c, t.source(), t.file(), {}}};
+  const TuneResult r = Tuner(h200(), opt).tune(small());
+  int rejected = 0;
+  for (const Candidate& k : r.candidates) {
+    if (!k.injected) continue;
+    ++rejected;
+    EXPECT_EQ(k.trial.status, TrialStatus::CompileFailed);
+    EXPECT_NE(k.trial.detail.find("spills registers"), std::string::npos) << k.trial.detail;
+    EXPECT_NE(k.trial.detail.find("bytes spill stores"), std::string::npos) << k.trial.detail;
+  }
+  EXPECT_EQ(rejected, 1);
+  EXPECT_EQ(r.workers_started, 1) << "only the unspilled candidates ran";
+}
+
 }  // namespace
 }  // namespace autogemm

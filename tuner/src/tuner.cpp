@@ -55,6 +55,13 @@ class CompilePool {
         c.result = j.injected ? compile_kernel(j.config, j.arch, j.injected->source, j.injected->name,
                                                j.injected->options)
                               : compile_kernel(j.config, j.arch);
+        // Spilled registers: correct, but far from the config's speed; it is
+        // recorded as a failed build and never measured (or retried).
+        const std::string spills = spill_report(*c.result);
+        if (!spills.empty()) {
+          c.result.reset();
+          c.error = "rejected before measuring: the build spills registers (" + spills + ")";
+        }
       } catch (const CompileError& e) {
         c.error = std::string(e.what()) + "\n" + e.log().substr(0, 2000);
       } catch (const std::exception& e) {

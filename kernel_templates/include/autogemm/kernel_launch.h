@@ -29,7 +29,8 @@ class LimitsError : public std::runtime_error {
 /// throws LimitsError when the family cannot run on that device.
 std::string kernel_arch(const KernelConfig& cfg, const DeviceInfo& dev);
 
-/// NVRTC build of `cfg` for `arch`; throws CompileError with the log.
+/// NVRTC build of `cfg` for `arch`; throws CompileError with the log. Every
+/// build asks ptxas to warn about spilled registers (see spill_report).
 CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch);
 
 /// NVRTC build of `source` (named `name` in diagnostics) with the -D values
@@ -38,6 +39,12 @@ CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch);
 /// ones) to exercise the tuner. Throws CompileError.
 CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch, const std::string& source,
                              const std::string& name, const std::vector<std::string>& extra_options = {});
+
+/// ptxas's line about spilled registers in a build's log ("Registers are
+/// spilled to local memory in function ..., N bytes spill stores, ..."), or
+/// empty when the build keeps everything in registers. A spilling kernel is
+/// correct but slow: the tuner rejects it before measuring.
+std::string spill_report(const CompileResult& r);
 
 struct KernelResources {
   int registers = 0;      ///< per thread
