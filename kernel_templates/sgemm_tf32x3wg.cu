@@ -86,11 +86,13 @@ static_assert(!AG_A_REGS || !AG_TRANS_A, "A in registers needs k-contiguous A");
 typedef long long i64;
 typedef unsigned long long u64;
 
-// Technique: warp specialization. Warpgroups 0..AG_PRODUCERS-1 produce: they copy FP32
-// slices with cp.async into the raw ring and splits them into the split ring
-// (ALU work beside the tensor cores, done once per element per block instead
-// of once per reading warp as in the mma.sync family). The AG_WG consumer
-// warpgroups after them only wait, issue wgmma and drain. The rings' hand-over is mbarriers.
+// Technique: warp specialization. Warpgroups 0..AG_PRODUCERS-1 produce: one
+// thread has the FP32 slices copied by TMA into the raw ring, and all of them
+// split the slices into the split ring (ALU work beside the tensor cores,
+// done once per element per block instead of once per reading warp as in the
+// mma.sync family). The AG_WG consumer warpgroups after them wait, split A
+// into registers where AG_A_REGS, issue wgmma and drain. The rings'
+// hand-over is mbarriers.
 //
 // Shared memory, from a 1024-byte aligned base (the 128-byte swizzle repeats
 // every 8 rows = 1024 bytes and wgmma computes it from address bits):
