@@ -39,13 +39,18 @@ std::vector<std::string> split_words(const std::string& s) {
 
 /// Builds `cfg` with `extra` -D values, checks it once on the verifier's
 /// inputs and times it (L2 flushed before each run).
+/// With `cubin_path` non-empty the build's cubin is also written there (for
+/// cuobjdump -sass on the GPU machine).
 ProbeRow probe(const KernelConfig& cfg, const std::string& extra, const DeviceInfo& dev, Verifier& ver,
-               Benchmark& bench, CUstream st, const Problem& p) {
+               Benchmark& bench, CUstream st, const Problem& p, const std::string& cubin_path) {
   ProbeRow row;
   row.variant = extra.empty() ? "(as built)" : extra;
   try {
     const KernelTemplate& t = cfg.family().source();
     const CompileResult r = compile_kernel(cfg, kernel_arch(cfg, dev), t.source(), t.file(), split_words(extra));
+    if (!cubin_path.empty())
+      std::ofstream(cubin_path, std::ios::binary).write(reinterpret_cast<const char*>(r.cubin.data()),
+                                                        std::streamsize(r.cubin.size()));
     const LoadedKernel k = LoadedKernel::load(cfg, r.cubin, dev);
     DeviceBuffer ws(std::max<size_t>(cfg.workspace_floats(p), 1) * sizeof(float));
     check(driver().cuMemsetD32Async(ws.get(), 0, ws.bytes() / 4, st), "cuMemsetD32Async");
@@ -67,7 +72,7 @@ ProbeRow probe(const KernelConfig& cfg, const std::string& extra, const DeviceIn
 
 int main(int argc, char** argv) {
   CLI::App app{"kernel_probe: time one kernel config and its -D variants on one shape (GPU)"};
-  std::string config_text, shape_text, json_out;
+  std::string config_text, shape_text, json_out, cubin_dir;
   std::vector<std::string> variants;
   int device = 0;
   app.add_option("--config", config_text, "canonical config text")->required();
@@ -75,6 +80,7 @@ int main(int argc, char** argv) {
   app.add_option("--variant", variants, "extra NVRTC options of one variant (repeatable), e.g. \"-DAG_PROBE=1\"");
   app.add_option("--device", device, "GPU ordinal");
   app.add_option("--json", json_out, "write the rows as JSON here");
+  app.add_option("--cubin-dir", cubin_dir, "also write each variant's cubin here as variant<N>.cubin (0: as built)");
   CLI11_PARSE(app, argc, argv);
   std::string err;
   const auto cfg = KernelConfig::parse(config_text, &err);
@@ -95,8 +101,10 @@ int main(int argc, char** argv) {
     nlohmann::json rows = nlohmann::json::array();
     std::printf("%s on %s\n%-44s %10s %9s %9s  %s\n", cfg->to_string().c_str(), p.to_string().c_str(), "variant",
                 "ms", "TFLOP/s", "rel err", "verified");
-    for (const std::string& v : variants) {
-      const ProbeRow r = probe(*cfg, v, dev, ver, bench, stream.get(), p);
+    for (size_t i = 0; i < variants.size(); ++i) {
+      const std::string& v = variants[i];
+      const std::string cubin = cubin_dir.empty() ? "" : cubin_dir + "/variant" + std::to_string(i) + ".cubin";
+      const ProbeRow r = probe(*cfg, v, dev, ver, bench, stream.get(), p, cubin);
       if (!r.error.empty())
         std::printf("%-44s failed: %s\n", r.variant.c_str(), r.error.c_str());
       else

@@ -18,10 +18,11 @@
 #include "autogemm/tf32x3_family.h"
 #include "autogemm/tf32x3wg_family.h"
 #include "autogemm/tiled_family.h"
+#include "autogemm/warptiled_family.h"
 
 namespace autogemm {
 
-using FamilyParams = std::variant<TiledParams, GenericParams, Tf32x3Params, Tf32x3WgParams>;
+using FamilyParams = std::variant<TiledParams, WarpTiledParams, GenericParams, Tf32x3Params, Tf32x3WgParams>;
 
 /// Every family, in registry order.
 const std::vector<const KernelFamily*>& all_families();

@@ -1,0 +1,70 @@
+// The warptiled family: warp-tiled FFMA SGEMM on a multi-stage cp.async
+// pipeline (kernel_templates/sgemm_warptiled.cu), strict FP32. Every problem
+// class reaches the same inner product: unaligned problems change only the
+// width of the global-to-shared copies. Split-K goes through a workspace and
+// a second, reducing launch.
+#pragma once
+
+#include "autogemm/kernel_family.h"
+#include "autogemm/param_table.h"
+
+namespace autogemm {
+
+class WarpTiledFamily;
+
+/// Parameters of sgemm_warptiled.cu (see its parameter block for their meaning).
+struct WarpTiledParams {
+  using Family = WarpTiledFamily;
+  int bm = 0, bn = 0, bk = 0;  ///< block tile and K slice per stage
+  int wm = 0, wn = 0;          ///< warp tile
+  int ln = 8;                  ///< lanes of a warp along N
+  int stages = 3;              ///< cp.async stages (2..4)
+  int vec = 1;                 ///< 4: 16-byte copies (aligned class); 1: any
+  int split_k = 1;             ///< K slices, reduced by a second kernel (1..16)
+  int swizzle = 1;             ///< block raster group height
+
+  /// The thread tile (rows x columns of C per thread).
+  int tm() const { return ln > 0 ? wm * ln / 32 : 0; }
+  int tn() const { return ln > 0 ? wn / ln : 0; }
+  bool operator==(const WarpTiledParams& o) const;
+};
+
+class WarpTiledFamily final : public KernelFamily {
+ public:
+  static const WarpTiledFamily& instance();
+  static const ParamTable<WarpTiledParams>& table();
+
+  const char* name() const override { return "warptiled"; }
+  const KernelTemplate& source() const override;
+  std::string format(const KernelConfig& c) const override;
+  bool parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
+                    std::string* error) const override;
+  std::vector<std::string> defines(const KernelConfig& c) const override;
+  bool is_valid(const KernelConfig& c, std::string* why) const override;
+  bool can_implement(const KernelConfig& c, const Problem& p) const override;
+  std::optional<KernelConfig> default_config(const Problem& p) const override;
+  int threads(const KernelConfig& c) const override;
+  size_t smem_bytes(const KernelConfig& c) const override;
+  size_t workspace_floats(const KernelConfig& c, const Problem& p) const override;
+  size_t workspace_counter_floats(const KernelConfig&) const override { return 0; }
+  LaunchGeometry geometry(const KernelConfig& c, const Problem& p) const override;
+  std::vector<std::string> entry_points(const KernelConfig& c) const override;
+  void launch(const KernelConfig& c, const LaunchArgs& a) const override;
+  std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
+  double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
+  std::vector<KernelConfig> history_variants(const KernelConfig& winner) const override;
+  bool worth_borrowing(const KernelConfig&, const Problem&) const override { return true; }
+  /// The device's own target from compute capability 8.0 (cp.async).
+  std::optional<std::string> arch(const DeviceInfo& dev) const override;
+  AccuracyClass accuracy() const override { return AccuracyClass::StrictFp32; }
+
+  static int threads(const WarpTiledParams& t);
+  static size_t smem_bytes(const WarpTiledParams& t);
+  /// Registers per thread ptxas is expected to use (accumulators, two sets
+  /// of fragments, addressing); used to prune and to estimate occupancy.
+  static int estimated_registers(const WarpTiledParams& t);
+  /// Resident blocks per SM by estimated registers, shared memory and threads (>= 1).
+  static int blocks_per_sm(const WarpTiledParams& t, const SearchLimits& lim);
+};
+
+}  // namespace autogemm

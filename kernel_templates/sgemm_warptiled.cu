@@ -1,0 +1,394 @@
+// sgemm_warptiled.cu — warp-tiled FP32 GEMM on a multi-stage cp.async pipeline.
+//
+// Computes, in autogemm's canonical form (row-major, 64-bit leading dims):
+//     C[M x N] = alpha * op(A)[M x K] * op(B)[K x N] + beta * C
+// op(A) = A (A is M x K, k contiguous)   when AG_TRANS_A == 0
+//       = A^T (A is K x M, m contiguous) when AG_TRANS_A == 1
+// op(B) = B (B is K x N, n contiguous)   when AG_TRANS_B == 0
+//       = B^T (B is N x K, k contiguous) when AG_TRANS_B == 1
+//
+// The shape of the fastest FFMA kernels on Hopper (e.g. a 256x128x8 block of
+// 4x2 warps, each warp 64x64, each thread 16x8, three stages): every
+// instruction the main loop spends on anything but an FFMA is budgeted, so
+// that FFMAs are ~90% of what issues. Compiled by NVRTC at run time; every
+// parameter arrives as a -D value that autogemm generates from a validated
+// KernelConfig (never from file text).
+//
+// ---- Parameters ----------------------------------------------------------
+// AG_BM, AG_BN   block tile of C computed by one thread block
+// AG_BK          K depth of one pipeline stage (8, 16 or 32)
+// AG_WM, AG_WN   warp tile; the block is (AG_BM/AG_WM) x (AG_BN/AG_WN) warps
+// AG_LN          lanes of a warp laid along N (32/AG_LN along M): a thread
+//                owns TM = AG_WM*AG_LN/32 rows by TN = AG_WN/AG_LN columns
+// AG_STAGES      shared-memory stages of the cp.async pipeline (2..4)
+// AG_VEC         copy width, in floats, of the operand whose rows run along m
+//                or n: 4 (16-byte copies, aligned problem class) or 1 (any
+//                pointer, any leading dimension). The operand whose rows run
+//                along k is copied one float at a time in either case.
+// AG_SPLIT_K     K slices computed by different blocks (blockIdx.z); > 1
+//                stores partial tiles in a workspace that agemm_warptiled_reduce
+//                folds into C in a second launch
+// AG_SWIZZLE     block raster: groups of AG_SWIZZLE tile-rows are walked
+//                column by column so concurrently running blocks share
+//                A and B tiles in L2
+// AG_TRANS_A, AG_TRANS_B  operand layouts, see above
+// ---------------------------------------------------------------------------
+
+#ifndef AG_BM
+#error "AG_BM must be defined"
+#endif
+
+#define AG_LM (32 / AG_LN)
+#define AG_TM (AG_WM / AG_LM)
+#define AG_TN (AG_WN / AG_LN)
+#define AG_WARPS_N (AG_BN / AG_WN)
+#define AG_THREADS (32 * (AG_BM / AG_WM) * AG_WARPS_N)
+
+// Technique: padded [k][mn] shared tiles. Rows are padded by 4 floats: they
+// stay 16-byte aligned for ld.shared.v4, and the one-float copies of a
+// k-contiguous operand (8 consecutive threads on 8 consecutive k of one mn,
+// 4 mn per warp) land in 32 distinct banks ((4k + mn) mod 32).
+#define AG_PAD 4
+#define AG_LDS_A (AG_BM + AG_PAD)
+#define AG_LDS_B (AG_BN + AG_PAD)
+#define AG_STAGE_A (AG_BK * AG_LDS_A)  // floats per stage
+#define AG_STAGE_B (AG_BK * AG_LDS_B)
+
+typedef long long i64;
+
+// Row length of a split-K partial tile in the workspace: N rounded up to 4.
+#define AG_WS_LD(n) ((((i64)(n)) + 3) / 4 * 4)
+
+__device__ __forceinline__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+// Technique: the shared address and the constant part of the global address
+// go into the instruction as immediates ("n" operands), so an unrolled run of
+// copies costs one LDGSTS each plus one 64-bit add per distinct global row.
+template <int BYTES, int SOFF, int GOFF>
+__device__ __forceinline__ void cp_async(unsigned dst, const float* src) {
+  if (BYTES == 16)
+    asm volatile("cp.async.cg.shared.global [%0+%2], [%1+%3], 16;\n" ::"r"(dst), "l"(src), "n"(SOFF),
+                 "n"(GOFF * 4));
+  else
+    asm volatile("cp.async.ca.shared.global [%0+%2], [%1+%3], 4;\n" ::"r"(dst), "l"(src), "n"(SOFF),
+                 "n"(GOFF * 4));
+}
+// Edge copies: src_bytes < BYTES zero-fills the rest (src_bytes 0 reads nothing).
+template <int BYTES, int SOFF>
+__device__ __forceinline__ void cp_async_fill(unsigned dst, const float* src, int src_bytes) {
+  if (BYTES == 16)
+    asm volatile("cp.async.cg.shared.global [%0+%3], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes),
+                 "n"(SOFF));
+  else
+    asm volatile("cp.async.ca.shared.global [%0+%3], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes),
+                 "n"(SOFF));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+// Where copy I of one thread goes, relative to the thread's first copy: all
+// compile-time, so the unrolled copies differ only in immediates and in which
+// multiple of `row_step` they add to the global pointer.
+//   K_CONTIG false (rows along k, mn contiguous): chunks of W floats, CPR per
+//     row; with more threads than chunks per row a copy round covers several
+//     k rows, otherwise a row takes several rounds.
+//   K_CONTIG true (rows along mn, k contiguous): single floats, 8 threads per
+//     8 consecutive k of one mn row, THREADS/8 mn rows per round; after MN
+//     rows the next 8 k.
+template <int MN, bool K_CONTIG, int W, int I>
+struct CopySlot {
+  enum { T = AG_THREADS };
+  enum { CPR = MN / W, R = (T >= CPR ? 1 : CPR / T), KSTEP = (T >= CPR ? T / CPR : 1), G = T / 8 };
+  enum {
+    ROW = K_CONTIG ? (I * G % MN) / G : I / R,             // multiple of row_step
+    DMN = K_CONTIG ? I * G % MN : (I % R) * T * W,          // mn offset in the tile
+    DK = K_CONTIG ? 8 * (I * G / MN) : (I / R) * KSTEP,     // k offset in the tile
+    GOFF = K_CONTIG ? DK : DMN,                             // global offset beyond ROW*row_step
+    SOFF = (DK * (MN + AG_PAD) + DMN) * 4                   // shared byte offset
+  };
+};
+
+// One operand's share of a pipeline stage: an AG_BK x MN tile of op(X) into
+// shared memory as [k][mn] (row stride MN + AG_PAD).
+template <int MN, bool K_CONTIG, int W>
+struct StageCopier {
+  enum { CHUNK = K_CONTIG ? 1 : W };
+  enum { COPIES = AG_BK * MN / CHUNK / AG_THREADS };
+  const float* g;  // this thread's first element of the current K slice
+  i64 row_step;    // global distance of one step in CopySlot::ROW
+  i64 slice_step;  // global distance between consecutive K slices
+  unsigned s;      // shared byte address of the first copy in stage 0
+  int mn0, k0;     // tile coordinates of the first copy
+
+  __device__ __forceinline__ void init(const float* x, i64 ld, int mn_base, int k_base, float* stage0, int tid) {
+    if (K_CONTIG) {
+      mn0 = tid / 8, k0 = tid % 8;
+      row_step = (i64)(AG_THREADS / 8) * ld;
+      slice_step = AG_BK;
+      g = x + (i64)(mn_base + mn0) * ld + k_base + k0;
+    } else {
+      enum { CPR = MN / W };
+      mn0 = (tid % CPR) * W, k0 = tid / CPR;
+      row_step = (AG_THREADS >= CPR ? AG_THREADS / CPR : 1) * ld;
+      slice_step = (i64)AG_BK * ld;
+      g = x + (i64)(k_base + k0) * ld + mn_base + mn0;
+    }
+    s = smem_u32(stage0) + (k0 * (MN + AG_PAD) + mn0) * 4;
+  }
+
+  // Interior tile, full slice: no bounds at all.
+  template <int I = 0>
+  __device__ __forceinline__ void copy(unsigned stage) const {
+    if constexpr (I < COPIES) {
+      typedef CopySlot<MN, K_CONTIG, W, I> S;
+      cp_async<CHUNK * 4, S::SOFF, S::GOFF>(s + stage, g + S::ROW * row_step);
+      copy<I + 1>(stage);
+    }
+  }
+
+  // Edge tile or partial slice: mn_lim / k_lim are the valid extents from the
+  // tile origin; out-of-range elements are zero-filled, never read (`any`
+  // keeps the address of a copy that reads nothing legal).
+  template <int I = 0>
+  __device__ __forceinline__ void copy_checked(unsigned stage, int mn_lim, int k_lim, const float* any) const {
+    if constexpr (I < COPIES) {
+      typedef CopySlot<MN, K_CONTIG, W, I> S;
+      const int mn = mn0 + S::DMN, k = k0 + S::DK;
+      int bytes;
+      if (K_CONTIG) {
+        bytes = (mn < mn_lim && k < k_lim) ? 4 : 0;
+      } else {
+        int v = k < k_lim ? mn_lim - mn : 0;
+        bytes = 4 * (v < 0 ? 0 : (v > W ? W : v));
+      }
+      const float* src = bytes > 0 ? g + S::ROW * row_step + S::GOFF : any;
+      cp_async_fill<CHUNK * 4, S::SOFF>(s + stage, src, bytes);
+      copy_checked<I + 1>(stage, mn_lim, k_lim, any);
+    }
+  }
+};
+
+// Technique: 4-float fragments. A thread's TM rows are TM/4 groups of 4
+// consecutive rows strided by 4*AG_LM (and its TN columns likewise by
+// 4*AG_LN), so every fragment is one ld.shared.v4 and the 8 lanes of a
+// quarter-warp read one 16-byte word (A: same row group) or 8 consecutive
+// ones (B): no bank conflicts. The loads take a 32-bit shared address and
+// an immediate offset, so a k step costs its loads and nothing else (with C++
+// pointers the compiler re-derived each B address from the stage index).
+// "memory" keeps them after the barrier that publishes the stage.
+template <int OFF>
+__device__ __forceinline__ void lds128(float* v, unsigned addr) {
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4+%5];\n"
+               : "=f"(v[0]), "=f"(v[1]), "=f"(v[2]), "=f"(v[3])
+               : "r"(addr), "n"(OFF)
+               : "memory");
+}
+template <int KK, int I = 0>
+__device__ __forceinline__ void load_fragments(float (&a)[AG_TM], float (&b)[AG_TN], unsigned as, unsigned bs) {
+  if constexpr (I < AG_TM / 4) {
+    lds128<(KK * AG_LDS_A + I * 4 * AG_LM) * 4>(&a[4 * I], as);
+    load_fragments<KK, I + 1>(a, b, as, bs);
+  } else if constexpr (I - AG_TM / 4 < AG_TN / 4) {
+    enum { J = I - AG_TM / 4 };
+    lds128<(KK * AG_LDS_B + J * 4 * AG_LN) * 4>(&b[4 * J], bs);
+    load_fragments<KK, I + 1>(a, b, as, bs);
+  }
+}
+
+// The FFMAs of one k step: the outer product of the fragments.
+__device__ __forceinline__ void outer_product(float (&acc)[AG_TM][AG_TN], const float (&a)[AG_TM],
+                                              const float (&b)[AG_TN]) {
+#pragma unroll
+  for (int i = 0; i < AG_TM; ++i)
+#pragma unroll
+    for (int j = 0; j < AG_TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+}
+
+// One K slice: BK steps, each loading the next step's fragments (the first
+// step of the next slice at the end) before its own FFMAs.
+template <int KK, class Barrier, class Issue>
+__device__ __forceinline__ void slice_steps(float (&acc)[AG_TM][AG_TN], float (&a)[2][AG_TM], float (&b)[2][AG_TN],
+                                            unsigned& as, unsigned& bs, const Barrier& next_stage,
+                                            const Issue& refill) {
+  if constexpr (KK < AG_BK) {
+    if constexpr (KK == AG_BK - 1) next_stage(as, bs);
+    load_fragments<(KK + 1) % AG_BK>(a[(KK + 1) & 1], b[(KK + 1) & 1], as, bs);
+    if constexpr (KK == 0) refill();
+    outer_product(acc, a[KK & 1], b[KK & 1]);
+    slice_steps<KK + 1>(acc, a, b, as, bs, next_stage, refill);
+  }
+}
+
+// Technique: block swizzling (see AG_SWIZZLE).
+__device__ __forceinline__ void tile_coords(int pid, int tiles_m, int tiles_n, int* tm, int* tn) {
+  // 64-bit: AG_SWIZZLE * tiles_n passes 2^31 for N near 2^31.
+  const i64 in_group = (i64)AG_SWIZZLE * tiles_n;
+  const int group = (int)(pid / in_group);
+  const int first_m = group * AG_SWIZZLE;
+  const int rows = min(tiles_m - first_m, AG_SWIZZLE);
+  const int local = (int)(pid % in_group);
+  *tm = first_m + local % rows;
+  *tn = local / rows;
+}
+
+extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
+    agemm_warptiled(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda,
+                    const float* __restrict__ B, i64 ldb, float beta, float* __restrict__ C, i64 ldc,
+                    float* __restrict__ workspace) {
+  extern __shared__ __align__(16) float smem[];
+  float* As = smem;                                  // [AG_STAGES][AG_BK][AG_LDS_A]
+  float* Bs = smem + AG_STAGES * AG_STAGE_A;         // [AG_STAGES][AG_BK][AG_LDS_B]
+
+  const int tid = threadIdx.x;
+  // Sizes up to 2^31 - 1: round up in 64 bits (M + AG_BM - 1 can wrap).
+  const int tiles_m = (int)(((i64)M + AG_BM - 1) / AG_BM);
+  const int tiles_n = (int)(((i64)N + AG_BN - 1) / AG_BN);
+  int tile_m, tile_n;
+  tile_coords(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
+  const int m0 = tile_m * AG_BM, n0 = tile_n * AG_BN;
+  const int m_lim = M - m0, n_lim = N - n0;
+  // Edge handling is decided once per block: interior blocks copy without
+  // any bounds arithmetic; only edge blocks and a partial last slice check.
+  const bool interior = m_lim >= AG_BM && n_lim >= AG_BN;
+
+  // Technique: split-K. Block z owns a contiguous run of BK-deep slices.
+  const int k_tiles_total = (int)(((i64)K + AG_BK - 1) / AG_BK);
+  const int k_tiles_per = (k_tiles_total + AG_SPLIT_K - 1) / AG_SPLIT_K;
+  const int k_begin = (int)min((i64)K, (i64)blockIdx.z * k_tiles_per * AG_BK);
+  const int k_end = (int)min((i64)K, (i64)k_begin + (i64)k_tiles_per * AG_BK);
+  // alpha == 0 never reads A or B (reference-BLAS rule): no K steps at all.
+  const int k_tiles = alpha != 0.f ? (k_end - k_begin + AG_BK - 1) / AG_BK : 0;
+  const int k_full = interior ? (k_end - k_begin) / AG_BK : 0;  // slices copied without checks
+
+  StageCopier<AG_BM, !AG_TRANS_A, AG_TRANS_A ? AG_VEC : 1> ca;
+  StageCopier<AG_BN, (bool)AG_TRANS_B, AG_TRANS_B ? 1 : AG_VEC> cb;
+  ca.init(A, lda, m0, k_begin, As, tid);
+  cb.init(B, ldb, n0, k_begin, Bs, tid);
+
+  // Issues the copies of K slice kt into stage `st` (one commit group, empty
+  // past the last slice so the wait counts stay exact), then moves the
+  // global pointers to the next slice.
+  auto issue = [&](int kt, int st) {
+    if (kt < k_full) {
+      ca.copy(st * AG_STAGE_A * 4);
+      cb.copy(st * AG_STAGE_B * 4);
+    } else if (kt < k_tiles) {
+      const int k_lim = k_end - (k_begin + kt * AG_BK);
+      ca.copy_checked(st * AG_STAGE_A * 4, m_lim, k_lim, A);
+      cb.copy_checked(st * AG_STAGE_B * 4, n_lim, k_lim, B);
+    }
+    cp_async_commit();
+    ca.g += ca.slice_step;
+    cb.g += cb.slice_step;
+  };
+
+  // Thread placement: warps in a (BM/WM) x (BN/WN) grid, lanes of a warp in
+  // a AG_LM x AG_LN grid inside the warp tile.
+  const int warp = tid / 32, lane = tid % 32;
+  const int row0 = (warp / AG_WARPS_N) * AG_WM + (lane / AG_LN) * 4;
+  const int col0 = (warp % AG_WARPS_N) * AG_WN + (lane % AG_LN) * 4;
+  const unsigned a_frag = smem_u32(As) + row0 * 4, b_frag = smem_u32(Bs) + col0 * 4;
+
+  float acc[AG_TM][AG_TN];
+#pragma unroll
+  for (int i = 0; i < AG_TM; ++i)
+#pragma unroll
+    for (int j = 0; j < AG_TN; ++j) acc[i][j] = 0.f;
+
+#pragma unroll
+  for (int s = 0; s < AG_STAGES - 1; ++s) issue(s, s);
+  cp_async_wait<AG_STAGES - 2>();
+  __syncthreads();
+
+  // Technique: fragments double-buffered in registers, across slices too.
+  // Step kk loads step kk+1's fragments before its FFMAs; the last step of a
+  // slice first waits for the next stage (one barrier per slice), so shared
+  // latency always hides behind a full step of FFMAs.
+  float a[2][AG_TM], b[2][AG_TN];
+  int rs = 0, ws = AG_STAGES - 1;  // stage read, stage written next
+  unsigned as = a_frag, bs = b_frag;
+  load_fragments<0>(a[0], b[0], as, bs);
+  int kt = 0;
+  // This thread's copies of slice kt+1 landed; after the barrier everyone's
+  // did, and everyone has read all of slice kt, whose stage is the one
+  // refilled next.
+  auto next_stage = [&](unsigned& as_, unsigned& bs_) {
+    cp_async_wait<AG_STAGES - 2>();
+    __syncthreads();
+    rs = rs + 1 == AG_STAGES ? 0 : rs + 1;
+    as_ = a_frag + rs * (AG_STAGE_A * 4);
+    bs_ = b_frag + rs * (AG_STAGE_B * 4);
+  };
+  auto refill = [&] {
+    issue(kt + AG_STAGES - 1, ws);
+    ws = ws + 1 == AG_STAGES ? 0 : ws + 1;
+  };
+  for (; kt < k_tiles; ++kt) slice_steps<0>(acc, a, b, as, bs, next_stage, refill);
+  cp_async_wait<0>();
+
+#if AG_SPLIT_K > 1
+  // Partial tile z goes to workspace slice z, rows of AG_WS_LD(N) floats
+  // (a multiple of 4, so every store is 16 bytes); the reduce kernel applies
+  // alpha and beta.
+  C = workspace + (i64)blockIdx.z * M * AG_WS_LD(N) + (i64)m0 * AG_WS_LD(N) + n0;
+  ldc = AG_WS_LD(N);
+  alpha = 1.f, beta = 0.f;
+#define AG_STORE_VEC 4
+#else
+#define AG_STORE_VEC AG_VEC
+  C += (i64)m0 * ldc + n0;
+#endif
+  // ---- Epilogue: C = alpha * acc + beta * C ----
+#pragma unroll
+  for (int i = 0; i < AG_TM / 4; ++i) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int r = row0 + i * 4 * AG_LM + q;  // row inside the tile
+      if (!interior && r >= m_lim) continue;
+      float* c_row = C + (i64)r * ldc;
+#pragma unroll
+      for (int j = 0; j < AG_TN / 4; ++j) {
+        const int cn = col0 + j * 4 * AG_LN;
+        const float* v = &acc[i * 4 + q][j * 4];
+        float* c = c_row + cn;
+        if (AG_STORE_VEC == 4 && (interior || cn + 3 < n_lim)) {
+          // Technique: 16-byte stores of C (aligned class, or the workspace).
+          float4 out = make_float4(alpha * v[0], alpha * v[1], alpha * v[2], alpha * v[3]);
+          if (beta != 0.f) {  // beta == 0 never reads C: NaN there must not leak
+            const float4 old = *reinterpret_cast<const float4*>(c);
+            out.x = fmaf(beta, old.x, out.x);
+            out.y = fmaf(beta, old.y, out.y);
+            out.z = fmaf(beta, old.z, out.z);
+            out.w = fmaf(beta, old.w, out.w);
+          }
+          *reinterpret_cast<float4*>(c) = out;
+        } else {
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            if (interior || cn + e < n_lim) c[e] = beta != 0.f ? fmaf(beta, c[e], alpha * v[e]) : alpha * v[e];
+          }
+        }
+      }
+    }
+  }
+}
+
+// Technique: split-K reduction as its own launch. Each thread folds whole
+// elements over the slices in order z = 0, 1, ... (deterministic: the same
+// sum whatever order the blocks ran in), spread over every SM.
+extern "C" __global__ void agemm_warptiled_reduce(int M, int N, float alpha, const float* __restrict__ workspace,
+                                                  float beta, float* __restrict__ C, i64 ldc) {
+  const i64 ld = AG_WS_LD(N), slice = (i64)M * ld, total = (i64)M * N;
+  for (i64 idx = blockIdx.x * (i64)blockDim.x + threadIdx.x; idx < total; idx += (i64)gridDim.x * blockDim.x) {
+    const i64 m = idx / N, n = idx % N;
+    const float* p = workspace + m * ld + n;
+    float sum = 0.f;
+#pragma unroll 4
+    for (int z = 0; z < AG_SPLIT_K; ++z) sum += __ldcg(p + z * slice);
+    float* c = C + m * ldc + n;
+    *c = beta != 0.f ? fmaf(beta, *c, alpha * sum) : alpha * sum;  // beta == 0 never reads C
+  }
+}

@@ -1,0 +1,290 @@
+// The warptiled family: parameter table, validity, resources, launch, search
+// space and cost model.
+#include "autogemm/warptiled_family.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "autogemm/cuda_driver.h"
+#include "autogemm/kernel_config.h"
+#include "autogemm/kernel_template.h"
+
+namespace autogemm {
+namespace {
+
+bool fail(std::string* why, const std::string& msg) {
+  if (why) *why = msg;
+  return false;
+}
+
+const WarpTiledParams& params(const KernelConfig& c) { return c.get<WarpTiledParams>(); }
+
+int64_t tiles_of(const WarpTiledParams& t, const Problem& p) {
+  return ((p.m + t.bm - 1) / t.bm) * ((p.n + t.bn - 1) / t.bn);
+}
+
+int64_t next_pow2(int64_t v) {
+  int64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+// Whether one operand's AG_BK x mn tile divides into whole copies per thread
+// (StageCopier in sgemm_warptiled.cu): a k-contiguous operand goes one float
+// at a time, 8 threads along k, so THREADS/8 must divide mn; the other in
+// chunks of vec floats.
+bool copies_divide(int mn, int bk, bool k_contiguous, int vec, int threads, std::string* why) {
+  if (k_contiguous) {
+    if ((8 * mn) % threads != 0 || (bk * mn) % threads != 0)
+      return fail(why, "a k-contiguous operand needs threads/8 to divide its tile side and bk*side copies "
+                       "to divide among the threads");
+    return true;
+  }
+  if (vec > mn || (bk * mn / vec) % threads != 0)
+    return fail(why, "an operand's bk*side/vec copies must divide among the threads");
+  return true;
+}
+
+}  // namespace
+
+bool WarpTiledParams::operator==(const WarpTiledParams& o) const {
+  return bm == o.bm && bn == o.bn && bk == o.bk && wm == o.wm && wn == o.wn && ln == o.ln &&
+         stages == o.stages && vec == o.vec && split_k == o.split_k && swizzle == o.swizzle;
+}
+
+const WarpTiledFamily& WarpTiledFamily::instance() {
+  static const WarpTiledFamily f;
+  return f;
+}
+
+const ParamTable<WarpTiledParams>& WarpTiledFamily::table() {
+  using P = WarpTiledParams;
+  static const ParamTable<P> t = {
+      {"bm", "AG_BM", &P::bm, {16, 32, 64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "16..256, a power of two"},
+      {"bn", "AG_BN", &P::bn, {16, 32, 64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "16..256, a power of two"},
+      {"bk", "AG_BK", &P::bk, {8, 16, 32}, 0, 0, 0, Presence::Always, nullptr, "8, 16 or 32"},
+      {"wm", "AG_WM", &P::wm, {16, 32, 64}, 0, 0, 0, Presence::Always, nullptr, "16, 32 or 64"},
+      {"wn", "AG_WN", &P::wn, {16, 32, 64}, 0, 0, 0, Presence::Always, nullptr, "16, 32 or 64"},
+      {"ln", "AG_LN", &P::ln, {4, 8}, 0, 0, 8, Presence::Always, nullptr, "4 or 8"},
+      {"st", "AG_STAGES", &P::stages, {2, 3, 4}, 0, 0, 3, Presence::Always, nullptr, "2, 3 or 4"},
+      {"vec", "AG_VEC", &P::vec, {1, 4}, 0, 0, 1, Presence::Always, nullptr, "1 or 4"},
+      {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, 16, 1, Presence::UnlessDefault, nullptr, "1..16"},
+      {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16"},
+  };
+  return t;
+}
+
+const KernelTemplate& WarpTiledFamily::source() const {
+  static const KernelTemplate t("sgemm_warptiled.cu");
+  return t;
+}
+
+std::string WarpTiledFamily::format(const KernelConfig& c) const { return format_params(table(), c); }
+
+bool WarpTiledFamily::parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
+                                   std::string* error) const {
+  return parse_params(table(), fields, c, error);
+}
+
+std::vector<std::string> WarpTiledFamily::defines(const KernelConfig& c) const { return define_params(table(), c); }
+
+int WarpTiledFamily::threads(const WarpTiledParams& t) {
+  if (t.wm <= 0 || t.wn <= 0) return 0;
+  return (t.bm / t.wm) * (t.bn / t.wn) * 32;
+}
+
+size_t WarpTiledFamily::smem_bytes(const WarpTiledParams& t) {
+  const int pad = 4;  // AG_PAD in sgemm_warptiled.cu
+  return size_t(t.stages) * t.bk * size_t((t.bm + pad) + (t.bn + pad)) * sizeof(float);
+}
+
+int WarpTiledFamily::estimated_registers(const WarpTiledParams& t) {
+  // ptxas (sm_90, every layout and vec): 236..244 for 16x8 thread tiles,
+  // i.e. about 64 beyond the accumulators and two fragment sets.
+  const int tile = t.tm() * t.tn() + 2 * (t.tm() + t.tn());
+  return std::min(255, tile + 64);
+}
+
+int WarpTiledFamily::blocks_per_sm(const WarpTiledParams& t, const SearchLimits& lim) {
+  const int th = std::max(32, threads(t));
+  const int regs = (estimated_registers(t) + 7) / 8 * 8;
+  const int64_t by_regs = lim.regs_per_sm / (int64_t(regs) * th);
+  const int64_t by_smem = int64_t(lim.smem_per_sm / (smem_bytes(t) + 1024));
+  const int64_t by_threads = lim.max_threads_per_sm / th;
+  return int(std::max<int64_t>(1, std::min({by_regs, by_smem, by_threads, int64_t(32)})));
+}
+
+int WarpTiledFamily::threads(const KernelConfig& c) const { return threads(params(c)); }
+size_t WarpTiledFamily::smem_bytes(const KernelConfig& c) const { return smem_bytes(params(c)); }
+
+bool WarpTiledFamily::is_valid(const KernelConfig& c, std::string* why) const {
+  const WarpTiledParams& p = params(c);
+  if (!table().in_range(p, why)) return false;
+  if (p.wm > p.bm || p.wn > p.bn) return fail(why, "the warp tile must fit in the block tile");
+  const int t = threads(p);
+  if (t < 32 || t > 512) return fail(why, "threads per block (bm/wm)*(bn/wn)*32 must be 32..512");
+  if (p.tm() % 4 != 0 || p.tn() % 4 != 0)
+    return fail(why, "thread tile wm*ln/32 x wn/ln must be multiples of 4 (16-byte fragments)");
+  if (p.tm() * p.tn() > 128) return fail(why, "thread tile must be at most 128 accumulators (registers)");
+  if (!copies_divide(p.bm, p.bk, !c.trans_a, c.trans_a ? p.vec : 1, t, why)) return false;
+  return copies_divide(p.bn, p.bk, c.trans_b, c.trans_b ? 1 : p.vec, t, why);
+}
+
+bool WarpTiledFamily::can_implement(const KernelConfig& c, const Problem& p) const {
+  const WarpTiledParams& t = params(c);
+  // One block per tile on a 1-D grid (at most 2^31 - 1 blocks).
+  if (tiles_of(t, p) > int64_t(INT32_MAX)) return false;
+  return t.vec == 1 || p.aligned;
+}
+
+std::optional<KernelConfig> WarpTiledFamily::default_config(const Problem& p) const {
+  WarpTiledParams t;
+  t.vec = p.aligned ? 4 : 1;
+  t.bk = 8, t.stages = 3, t.ln = 8;
+  if (p.m * p.n >= int64_t(2048) * 2048) {
+    t.bm = 256, t.bn = 128, t.wm = 64, t.wn = 64, t.swizzle = 8;
+  } else {
+    t.bm = 64, t.bn = 64, t.wm = 32, t.wn = 32, t.swizzle = 1;
+  }
+  return KernelConfig(t, p.trans_a, p.trans_b);
+}
+
+LaunchGeometry WarpTiledFamily::geometry(const KernelConfig& c, const Problem& p) const {
+  const WarpTiledParams& t = params(c);
+  LaunchGeometry g;
+  g.grid_x = unsigned(tiles_of(t, p));
+  g.grid_z = unsigned(t.split_k);
+  g.block = unsigned(threads(t));
+  g.smem = unsigned(smem_bytes(t));
+  return g;
+}
+
+size_t WarpTiledFamily::workspace_floats(const KernelConfig& c, const Problem& p) const {
+  const WarpTiledParams& t = params(c);
+  if (t.split_k <= 1) return 0;
+  // Partial tiles, rows padded to a multiple of 4 floats (AG_WS_LD).
+  return size_t(t.split_k) * size_t(p.m) * size_t((p.n + 3) / 4 * 4);
+}
+
+std::vector<std::string> WarpTiledFamily::entry_points(const KernelConfig& c) const {
+  if (params(c).split_k > 1) return {"agemm_warptiled", "agemm_warptiled_reduce"};
+  return {"agemm_warptiled"};
+}
+
+void WarpTiledFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
+  const Problem& p = a.call.problem;
+  launch_gemm_kernel(a.functions.at(0), geometry(c, p), a, "cuLaunchKernel(agemm_warptiled)");
+  if (a.functions.size() < 2) return;
+  // sk > 1: the second kernel folds the partial tiles into C, over the GPU.
+  int m = int(p.m), n = int(p.n);
+  float alpha = a.call.alpha, beta = a.call.beta;
+  CUdeviceptr pc = reinterpret_cast<CUdeviceptr>(a.call.c), ws = a.workspace;
+  long long ldc = p.ldc;
+  const long long total = (long long)m * n;
+  const unsigned blocks =
+      unsigned(std::max<long long>(1, std::min<long long>((total + 255) / 256, (long long)a.sm_count * 8)));
+  void* args[] = {&m, &n, &alpha, &ws, &beta, &pc, &ldc};
+  check(driver().cuLaunchKernel(a.functions[1], blocks, 1, 1, 256, 1, 1, 0, a.stream, args, nullptr),
+        "cuLaunchKernel(agemm_warptiled_reduce)");
+}
+
+namespace {
+
+// Split-K is tried (a) while the tiles alone fill less than one wave, up to
+// ~8 waves of blocks, and (b) with 2..4 slices when the tiles leave the last
+// wave less than 3/4 full. Every slice keeps at least 8 K steps.
+bool split_k_worth_trying(const Problem& p, const WarpTiledParams& c, const SearchLimits& lim) {
+  const int sk = c.split_k;
+  if (sk == 1) return true;
+  if (p.k / sk < 8 * c.bk) return false;
+  const int64_t tiles = tiles_of(c, p);
+  if (tiles < lim.sm_count) return tiles * sk <= 8 * lim.sm_count;
+  if (sk > 4 || tiles > 16 * lim.sm_count) return false;
+  const double waves = double(tiles) / (double(lim.sm_count) * WarpTiledFamily::blocks_per_sm(c, lim));
+  const double last = waves - std::floor(waves);
+  return last > 0.0 && last < 0.75;
+}
+
+}  // namespace
+
+std::vector<KernelConfig> WarpTiledFamily::search_space(const Problem& p, const SearchLimits& lim) const {
+  std::vector<KernelConfig> out;
+  const int64_t m_cap = std::max<int64_t>(16, next_pow2(p.m));
+  const int64_t n_cap = std::max<int64_t>(16, next_pow2(p.n));
+  for (int bm : {32, 64, 128, 256}) {
+    if (bm > m_cap) continue;
+    for (int bn : {32, 64, 128, 256}) {
+      if (bn > n_cap) continue;
+      // Swizzle is not searched: bands of 8 tile-rows where there are enough.
+      const int sw = (p.m + bm - 1) / bm >= 16 ? 8 : 1;
+      for (int wm : {16, 32, 64})
+        for (int wn : {16, 32, 64})
+          for (int ln : {4, 8})
+            for (int bk : {8, 16})
+              for (int st : {2, 3, 4})
+                for (int sk : {1, 2, 3, 4, 6, 8, 12, 16}) {
+                  WarpTiledParams c;
+                  c.bm = bm, c.bn = bn, c.bk = bk, c.wm = wm, c.wn = wn, c.ln = ln, c.stages = st;
+                  c.vec = p.aligned ? 4 : 1;
+                  c.split_k = sk;
+                  c.swizzle = sw;
+                  const KernelConfig cfg(c, p.trans_a, p.trans_b);
+                  if (!is_valid(cfg, nullptr) || !cfg.can_implement(p)) continue;
+                  if (c.tm() > 2 * c.tn() || c.tn() > 2 * c.tm()) continue;  // lopsided tiles waste loads
+                  const int t = threads(c);
+                  if (t < 64 || t > std::min(512, lim.max_threads)) continue;
+                  if (int64_t(estimated_registers(c)) * t > lim.regs_per_sm) continue;
+                  if (smem_bytes(c) > lim.max_smem || smem_bytes(c) > lim.smem_per_sm) continue;
+                  if (sk > 1 && st != 3) continue;  // stages are second-order next to the split
+                  if (!split_k_worth_trying(p, c, lim)) continue;
+                  if (cfg.workspace_floats(p) > KernelConfig::kMaxWorkspaceFloats) continue;
+                  out.push_back(cfg);
+                }
+    }
+  }
+  return out;
+}
+
+double WarpTiledFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {
+  const WarpTiledParams& c = params(cfg);
+  const double blocks = double(tiles_of(c, p)) * c.split_k;
+  const double occ = blocks_per_sm(c, lim);
+  const double waves = std::ceil(blocks / (lim.sm_count * occ));
+  // Blocks an SM runs at once: occ, or its share of a single partial wave.
+  const double resident = std::min(occ, std::ceil(blocks / lim.sm_count));
+  // FMAs of one block, padded tiles included (edge waste is real work).
+  const double k_slice = std::ceil(std::ceil(double(p.k) / c.bk) / c.split_k) * c.bk;
+  const double block_fma = double(c.bm) * c.bn * k_slice;
+  // Shared-memory reads per FMA: 16x8 thread tiles (0.19) run near the FFMA
+  // peak, smaller ones lose issue slots to ld.shared.
+  const double lds_per_fma = double(c.tm() + c.tn()) / double(c.tm() * c.tn());
+  const double f_reg = std::min(1.0, 0.19 / lds_per_fma);
+  // Latency hiding wants >= 8 resident warps per SM, or deeper pipelines.
+  const double warps = resident * threads(c) / 32.0;
+  const double f_occ = std::min(1.0, warps * (c.stages >= 3 ? 1.25 : 1.0) / 8.0);
+  // L2 traffic: a block reads (bm + bn) floats per k for bm*bn FMAs.
+  const double intensity = double(c.bm) * c.bn / double(c.bm + c.bn);
+  const double f_mem = std::min(1.0, intensity / 48.0);
+  double total = waves * resident * block_fma / (f_reg * f_occ * f_mem);
+  // Per wave: filling the pipeline (stages - 1 slices of latency) and the
+  // epilogue, which no FFMA hides (~1 us of a 128-FMA/cycle SM).
+  total += waves * 2.5e5;
+  // Split-K: partial tiles written and read back (FMA slots of one SM per
+  // byte of the GPU's traffic: ~1/16), and the reducing launch.
+  if (c.split_k > 1) total += double(p.m) * p.n * (c.split_k + 1) / 2.0 + 7.5e5;
+  // Ties (equal by everything above): two stages hide less latency, four
+  // take shared memory from a second block.
+  if (c.stages == 2) total *= 1.01;
+  if (c.stages == 4) total *= 1.005;
+  return total;
+}
+
+std::vector<KernelConfig> WarpTiledFamily::history_variants(const KernelConfig& winner) const { return {winner}; }
+
+std::optional<std::string> WarpTiledFamily::arch(const DeviceInfo& dev) const {
+  if (dev.cc_major < 8) return std::nullopt;  // cp.async needs sm_80
+  return dev.arch();
+}
+
+}  // namespace autogemm
