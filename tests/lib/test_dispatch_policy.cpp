@@ -40,6 +40,10 @@ Problem problem(int64_t m, int64_t n, int64_t k, bool ta = false, bool tb = fals
 }
 
 const TiledParams& tp(const KernelConfig& c) { return c.get<TiledParams>(); }
+// The built-in default is warptiled's; stored winners here are tiled.
+int vec_of(const KernelConfig& c) {
+  return c.is<autogemm::WarpTiledParams>() ? c.get<autogemm::WarpTiledParams>().vec : tp(c).vec;
+}
 
 TunedEntry entry(int64_t m, int64_t n, int64_t k, const KernelConfig& c, bool aligned = true, double ms = 1.0) {
   return TunedEntry{ShapeKey{m, n, k, c.trans_a, c.trans_b, aligned}, c, 100.0, ms};
@@ -112,7 +116,7 @@ TEST(ChooseConfig, VectorWinnerIsNeverUsedForAnUnalignedProblem) {
   // Only vec=4 winners, one at the very same M, N, K: the default (vec=1).
   auto choice = autogemm::choose_config(p, {entry(1000, 1000, 1000, v4), entry(999, 1000, 1000, v4)});
   EXPECT_EQ(choice.source, PlanSource::Default);
-  EXPECT_EQ(tp(choice.config).vec, 1);
+  EXPECT_EQ(vec_of(choice.config), 1);
   EXPECT_TRUE(choice.config.can_implement(p));
   // A farther vec=1 winner is preferred over a nearer vec=4 one.
   choice = autogemm::choose_config(p, {entry(1000, 1000, 1000, v4), entry(8000, 8000, 8000, v1)});
@@ -121,7 +125,7 @@ TEST(ChooseConfig, VectorWinnerIsNeverUsedForAnUnalignedProblem) {
   // Even a (corrupt) row keyed as unaligned but holding a vec=4 config.
   choice = autogemm::choose_config(p, {entry(1000, 1000, 1000, v4, /*aligned=*/false)});
   EXPECT_EQ(choice.source, PlanSource::Default);
-  EXPECT_EQ(tp(choice.config).vec, 1);
+  EXPECT_EQ(vec_of(choice.config), 1);
 }
 
 TEST(ChooseConfig, UnalignedWinnerMayServeAnAlignedProblemOfTheSameShape) {
@@ -168,7 +172,8 @@ TEST(ChooseConfig, SplitKWinnerOverTheWorkspaceLimitIsSkipped) {
   EXPECT_EQ(choice.config, sk16);
   choice = autogemm::choose_config(p, {entry(2048, 2048, 65536, sk17)});
   EXPECT_EQ(choice.source, PlanSource::Default);
-  EXPECT_EQ(tp(choice.config).split_k, 1);
+  EXPECT_EQ(choice.config, autogemm::default_config(p));
+  EXPECT_LE(choice.config.workspace_floats(p), autogemm::kMaxWorkspaceFloats);
   // A nearest split-K winner is judged on this problem's workspace, too.
   const KernelConfig sk64 = tiled(64, 64, 8, 4, 4, 4, 64, false, false);
   const KernelConfig sk2 = tiled(64, 64, 8, 4, 4, 4, 2, false, false);
@@ -208,8 +213,14 @@ TEST(DefaultConfig, ImplementsManyRandomProblems) {
 }
 
 TEST(DefaultConfig, AlignedProblemsGetVectorAccessUnalignedDoNot) {
-  EXPECT_EQ(tp(autogemm::default_config(problem(4096, 4096, 4096, false, false, true))).vec, 4);
-  EXPECT_EQ(tp(autogemm::default_config(problem(4096, 4096, 4096, false, false, false))).vec, 1);
+  for (int64_t size : {64, 1000, 4096}) {
+    const KernelConfig aligned = autogemm::default_config(problem(size, size, size, false, false, true));
+    const KernelConfig unaligned = autogemm::default_config(problem(size, size, size, false, false, false));
+    ASSERT_TRUE(aligned.is<autogemm::WarpTiledParams>()) << aligned.to_string() << ": warptiled provides the default";
+    ASSERT_TRUE(unaligned.is<autogemm::WarpTiledParams>()) << unaligned.to_string();
+    EXPECT_EQ(aligned.get<autogemm::WarpTiledParams>().vec, 4) << size;
+    EXPECT_EQ(unaligned.get<autogemm::WarpTiledParams>().vec, 1) << size;
+  }
 }
 
 // ---- usable_winners ------------------------------------------------------------

@@ -88,8 +88,8 @@ TEST(SizeLimits, LaunchGridCountsEveryTileWithoutWrapping) {
     EXPECT_EQ(int64_t(gg.grid_x), generic_tiles) << p.to_string();
     EXPECT_LE(generic_tiles, int64_t(INT_MAX)) << "CUDA grids hold at most 2^31-1 blocks in x";
     const KernelConfig d = default_config(p);
-    ASSERT_TRUE(d.is<TiledParams>()) << d.to_string() << ": the tiled family provides the built-in default";
-    const TiledParams& t = d.get<TiledParams>();
+    ASSERT_TRUE(d.is<WarpTiledParams>()) << d.to_string() << ": the warptiled family provides the built-in default";
+    const WarpTiledParams& t = d.get<WarpTiledParams>();
     const LaunchGeometry dg = d.family().geometry(d, p);
     EXPECT_EQ(int64_t(dg.grid_x), ((s.m + t.bm - 1) / t.bm) * ((s.n + t.bn - 1) / t.bn)) << p.to_string();
   }

@@ -24,11 +24,16 @@
 namespace autogemm {
 namespace {
 
-/// The config whose build stands for `c`'s: itself, except that tiled
-/// split-K factors above 2 build as 2 and tf32x3wg raster heights as 1
-/// (they change no code structure).
+/// The config whose build stands for `c`'s: itself, except that split-K
+/// factors above 2 build as 2 and raster heights of tf32x3wg and warptiled
+/// as 1 (they change no code structure).
 KernelConfig compile_representative(KernelConfig c) {
   if (c.is<TiledParams>() && c.get<TiledParams>().split_k > 1) c.get<TiledParams>().split_k = 2;
+  if (c.is<WarpTiledParams>()) {
+    WarpTiledParams& w = c.get<WarpTiledParams>();
+    if (w.split_k > 1) w.split_k = 2;  // a loop bound, a grid size and a workspace offset
+    w.swizzle = 1;
+  }
   // tf32x3wg's raster band height is one constant in the tile index math.
   if (c.is<Tf32x3WgParams>()) c.get<Tf32x3WgParams>().swizzle = 1;
   return c;

@@ -200,7 +200,8 @@ TEST(RealWorker, StartsAndAnswersTheProblem) {
   EXPECT_EQ(w.started(), 1);
 }
 
-KernelConfig broken_geometry() { return default_config(small()); }
+// broken_kernels.cu stands in for agemm_tiled: it takes a tiled config's -D values.
+KernelConfig broken_geometry() { return *TiledFamily::instance().default_config(small()); }
 
 std::vector<InjectedKernel> broken_kernels() {
   std::vector<InjectedKernel> v;

@@ -22,7 +22,7 @@
 
 namespace autogemm {
 
-using FamilyParams = std::variant<TiledParams, WarpTiledParams, GenericParams, Tf32x3Params, Tf32x3WgParams>;
+using FamilyParams = std::variant<WarpTiledParams, TiledParams, GenericParams, Tf32x3Params, Tf32x3WgParams>;
 
 /// Every family, in registry order.
 const std::vector<const KernelFamily*>& all_families();

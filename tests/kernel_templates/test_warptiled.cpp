@@ -1,0 +1,130 @@
+// The warptiled family's own checks (the registry-wide suite is in
+// test_families.cpp): its canonical text, the thread-tile and copy rules,
+// the alignment classes, the shape of its search space, its defaults, and
+// NVRTC builds for sm_90 of the register-heaviest configs in every layout
+// and copy width with ptxas reporting no spills. CPU only.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "autogemm/kernel_launch.h"
+#include "autogemm/problem.h"
+#include "nvrtc_builds.h"
+
+namespace {
+
+using autogemm::KernelConfig;
+using autogemm::Problem;
+using autogemm::SearchLimits;
+using autogemm::WarpTiledFamily;
+using autogemm::WarpTiledParams;
+using autogemm::testing::build_without_spills;
+using autogemm::testing::NvrtcBuild;
+
+Problem problem(int64_t m, int64_t n, int64_t k, int t, bool aligned) {
+  auto up = [aligned](int64_t v) { return aligned ? (v + 3) / 4 * 4 : v; };
+  Problem p;
+  p.m = m, p.n = n, p.k = k, p.trans_a = t & 1, p.trans_b = (t >> 1) & 1, p.aligned = aligned;
+  p.lda = up(p.trans_a ? m : k), p.ldb = up(p.trans_b ? k : n), p.ldc = up(n);
+  return p;
+}
+
+WarpTiledParams params(int bm, int bn, int bk, int wm, int wn, int ln, int st, int vec, int sk = 1) {
+  WarpTiledParams t;
+  t.bm = bm, t.bn = bn, t.bk = bk, t.wm = wm, t.wn = wn, t.ln = ln, t.stages = st, t.vec = vec, t.split_k = sk;
+  t.swizzle = 8;
+  return t;
+}
+
+TEST(WarpTiled, CanonicalTextPrintsSplitKOnlyWhenUsed) {
+  const KernelConfig c(params(256, 128, 8, 64, 64, 8, 3, 4), false, false);
+  EXPECT_EQ(c.to_string(), "warptiled bm=256 bn=128 bk=8 wm=64 wn=64 ln=8 st=3 vec=4 sw=8 ta=0 tb=0");
+  EXPECT_EQ(c.threads(), 256);  // 4 x 2 warps of 64 x 64
+  EXPECT_EQ(c.get<WarpTiledParams>().tm(), 16);
+  EXPECT_EQ(c.get<WarpTiledParams>().tn(), 8);
+  const KernelConfig s(params(64, 128, 8, 64, 64, 8, 3, 1, 4), true, true);
+  EXPECT_EQ(s.to_string(), "warptiled bm=64 bn=128 bk=8 wm=64 wn=64 ln=8 st=3 vec=1 sk=4 sw=8 ta=1 tb=1");
+  for (const KernelConfig& x : {c, s}) {
+    const auto back = KernelConfig::parse(x.to_string());
+    ASSERT_TRUE(back.has_value()) << x.to_string();
+    EXPECT_EQ(*back, x);
+  }
+}
+
+TEST(WarpTiled, RejectsWhatCannotBuild) {
+  for (const char* text : {
+           "warptiled bm=32 bn=128 bk=8 wm=64 wn=64 ln=8 st=3 vec=4 sw=1 ta=0 tb=0",   // warp tile > block tile
+           "warptiled bm=64 bn=64 bk=8 wm=16 wn=64 ln=4 st=3 vec=4 sw=1 ta=0 tb=0",    // tm = 2: no 4-float fragment
+           "warptiled bm=256 bn=256 bk=8 wm=32 wn=32 ln=8 st=3 vec=4 sw=1 ta=0 tb=0",  // 2048 threads
+           "warptiled bm=256 bn=32 bk=8 wm=16 wn=32 ln=8 st=3 vec=4 sw=1 ta=0 tb=1",   // 512 threads, B rows of 32
+           "warptiled bm=64 bn=64 bk=12 wm=32 wn=32 ln=8 st=3 vec=4 sw=1 ta=0 tb=0",   // bk not 8/16/32
+           "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=8 st=5 vec=4 sw=1 ta=0 tb=0",    // stages 2..4
+           "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=8 st=3 vec=2 sw=1 ta=0 tb=0",    // vec 1 or 4
+           "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=8 st=3 vec=4 sk=17 sw=1 ta=0 tb=0",
+           "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=2 st=3 vec=4 sw=1 ta=0 tb=0",
+       }) {
+    std::string err;
+    EXPECT_FALSE(KernelConfig::parse(text, &err).has_value()) << text;
+    EXPECT_FALSE(err.empty()) << text;
+  }
+}
+
+TEST(WarpTiled, SixteenByteCopiesNeedTheAlignedClass) {
+  const KernelConfig v4(params(128, 128, 8, 64, 64, 8, 3, 4), false, false);
+  const KernelConfig v1(params(128, 128, 8, 64, 64, 8, 3, 1), false, false);
+  EXPECT_TRUE(v4.can_implement(problem(4096, 4096, 4096, 0, true)));
+  EXPECT_FALSE(v4.can_implement(problem(4095, 4097, 1023, 0, false)));
+  EXPECT_TRUE(v1.can_implement(problem(4095, 4097, 1023, 0, false)));
+  EXPECT_TRUE(v1.can_implement(problem(1, 1, 1, 0, false)));
+}
+
+TEST(WarpTiled, SplitKHasAWorkspaceOfPaddedPartialTilesAndASecondKernel) {
+  const Problem p = problem(128, 4097, 4096, 0, false);
+  const KernelConfig plain(params(64, 256, 8, 64, 64, 8, 3, 1), false, false);
+  const KernelConfig split(params(64, 256, 8, 64, 64, 8, 3, 1, 8), false, false);
+  EXPECT_EQ(plain.workspace_floats(p), 0u);
+  EXPECT_EQ(plain.family().entry_points(plain).size(), 1u);
+  EXPECT_EQ(split.workspace_floats(p), size_t(8) * 128 * 4100);  // rows rounded up to 4 floats
+  EXPECT_EQ(split.family().entry_points(split), (std::vector<std::string>{"agemm_warptiled", "agemm_warptiled_reduce"}));
+  EXPECT_EQ(split.family().geometry(split, p).grid_z, 8u);
+}
+
+TEST(WarpTiled, SpaceTriesSplitKOnlyWhereTheTilesLeaveSmsIdle) {
+  const SearchLimits lim;
+  auto has_split = [&](const Problem& p) {
+    for (const KernelConfig& c : WarpTiledFamily::instance().search_space(p, lim)) {
+      const WarpTiledParams& t = c.get<WarpTiledParams>();
+      EXPECT_TRUE(t.split_k == 1 || t.stages == 3) << c.to_string();
+      EXPECT_LE(t.tm(), 2 * t.tn()) << c.to_string();
+      EXPECT_LE(t.tn(), 2 * t.tm()) << c.to_string();
+      if (t.split_k > 1) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(has_split(problem(128, 4096, 4096, 0, true)));  // 8..64 tiles for 132 SMs
+  EXPECT_FALSE(has_split(problem(8192, 8192, 8192, 0, true)));  // many full waves
+}
+
+TEST(WarpTiled, DefaultsUseTheLargeTileForLargeOutputsAndNeedNoWorkspace) {
+  const KernelConfig big = *WarpTiledFamily::instance().default_config(problem(4096, 4096, 4096, 0, true));
+  EXPECT_EQ(big.to_string(), "warptiled bm=128 bn=256 bk=16 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 ta=0 tb=0");
+  const KernelConfig mid = *WarpTiledFamily::instance().default_config(problem(512, 512, 512, 1, false));
+  EXPECT_EQ(mid.to_string(), "warptiled bm=64 bn=128 bk=8 wm=64 wn=64 ln=8 st=3 vec=1 sw=1 ta=1 tb=0");
+  // A default serves every problem of its class: no split-K workspace.
+  EXPECT_EQ(mid.workspace_floats(problem(50000, 50000, 8, 1, false)), 0u);
+}
+
+// The heaviest thread tiles (16x8, 8x16) with the deepest pipelines, split-K
+// and without, every layout, both copy widths: no spills.
+TEST(WarpTiled, HeaviestConfigsBuildWithoutSpillsInEveryLayout) {
+  std::vector<NvrtcBuild> builds;
+  for (int t = 0; t < 4; ++t)
+    for (int vec : {1, 4}) {
+      builds.push_back({KernelConfig(params(128, 256, 16, 64, 64, 4, 4, vec), t & 1, t & 2), {}, {}, {}});
+      builds.push_back({KernelConfig(params(256, 128, 8, 64, 64, 8, 3, vec, 4), t & 1, t & 2), {}, {}, {}});
+    }
+  build_without_spills(builds, "sm_90");
+}
+
+}  // namespace
