@@ -58,6 +58,10 @@ typedef long long i64;
 
 // Row length of a split-K partial tile in the workspace: N rounded up to 4.
 #define AG_WS_LD(n) ((((i64)(n)) + 3) / 4 * 4)
+// Technique: the partials start after the workspace's counter area
+// (kWorkspaceCounterFloats on the host): other families' kernels find
+// their counters there, zero, on the same workspace.
+#define AG_WS_SKIP 65536
 
 __device__ __forceinline__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 
@@ -333,7 +337,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   // Partial tile z goes to workspace slice z, rows of AG_WS_LD(N) floats
   // (a multiple of 4, so every store is 16 bytes); the reduce kernel applies
   // alpha and beta.
-  C = workspace + (i64)blockIdx.z * M * AG_WS_LD(N) + (i64)m0 * AG_WS_LD(N) + n0;
+  C = workspace + AG_WS_SKIP + (i64)blockIdx.z * M * AG_WS_LD(N) + (i64)m0 * AG_WS_LD(N) + n0;
   ldc = AG_WS_LD(N);
   alpha = 1.f, beta = 0.f;
 #define AG_STORE_VEC 4
@@ -382,6 +386,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
 extern "C" __global__ void agemm_warptiled_reduce(int M, int N, float alpha, const float* __restrict__ workspace,
                                                   float beta, float* __restrict__ C, i64 ldc) {
   const i64 ld = AG_WS_LD(N), slice = (i64)M * ld, total = (i64)M * N;
+  workspace += AG_WS_SKIP;
   for (i64 idx = blockIdx.x * (i64)blockDim.x + threadIdx.x; idx < total; idx += (i64)gridDim.x * blockDim.x) {
     const i64 m = idx / N, n = idx % N;
     const float* p = workspace + m * ld + n;

@@ -169,8 +169,9 @@ LaunchGeometry WarpTiledFamily::geometry(const KernelConfig& c, const Problem& p
 size_t WarpTiledFamily::workspace_floats(const KernelConfig& c, const Problem& p) const {
   const WarpTiledParams& t = params(c);
   if (t.split_k <= 1) return 0;
-  // Partial tiles, rows padded to a multiple of 4 floats (AG_WS_LD).
-  return size_t(t.split_k) * size_t(p.m) * size_t((p.n + 3) / 4 * 4);
+  // The counter area other families rely on being zero, then the partial
+  // tiles, rows padded to a multiple of 4 floats (AG_WS_SKIP, AG_WS_LD).
+  return kWorkspaceCounterFloats + size_t(t.split_k) * size_t(p.m) * size_t((p.n + 3) / 4 * 4);
 }
 
 std::vector<std::string> WarpTiledFamily::entry_points(const KernelConfig& c) const {

@@ -85,7 +85,8 @@ TEST(WarpTiled, SplitKHasAWorkspaceOfPaddedPartialTilesAndASecondKernel) {
   const KernelConfig split(params(64, 256, 8, 64, 64, 8, 3, 1, 8), false, false);
   EXPECT_EQ(plain.workspace_floats(p), 0u);
   EXPECT_EQ(plain.family().entry_points(plain).size(), 1u);
-  EXPECT_EQ(split.workspace_floats(p), size_t(8) * 128 * 4100);  // rows rounded up to 4 floats
+  // The shared counter area, then rows rounded up to 4 floats.
+  EXPECT_EQ(split.workspace_floats(p), autogemm::kWorkspaceCounterFloats + size_t(8) * 128 * 4100);
   EXPECT_EQ(split.family().entry_points(split), (std::vector<std::string>{"agemm_warptiled", "agemm_warptiled_reduce"}));
   EXPECT_EQ(split.family().geometry(split, p).grid_z, 8u);
 }

@@ -10,8 +10,8 @@
 //   * (2^31-1) x 1 x 1: the largest M the API accepts (sizes near INT_MAX:
 //     M + tile - 1 must not wrap).
 //
-// Each case runs twice: with an empty cache (the built-in default tiled
-// kernel) and with a cache whose winner for the shape is the generic kernel.
+// Each case runs twice: with an empty cache (the built-in default, a
+// warptiled kernel) and with a cache whose winner for the shape is the generic kernel.
 // Checks: every element of C against the FP64 reference of the Verifier (C
 // poisoned with NaN first, guard floats around C), and, independently of the
 // device reference, a host FP64 product of sampled rows: first, last, middle,
@@ -114,7 +114,8 @@ class GpuLarge : public testing::GpuTest {
     if (generic)
       EXPECT_EQ(std::string(config).rfind("generic", 0), 0u) << "the cache's winner (generic) was not dispatched";
     else
-      EXPECT_EQ(std::string(config).rfind("tiled", 0), 0u) << "the built-in default should be a tiled kernel";
+      EXPECT_EQ(std::string(config).rfind(std::string(default_config(p).family().name()) + " ", 0), 0u)
+          << "the built-in default (" << default_config(p).to_string() << ") was not dispatched";
 
     Stream st;
     ver.prepare(st.get());

@@ -75,6 +75,10 @@ struct LaunchArgs {
 /// `name` is for errors. Throws CudaError.
 void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs& a, const char* name);
 
+/// Floats at the start of every workspace reserved for zeroed counters (see
+/// KernelFamily::workspace_floats).
+constexpr size_t kWorkspaceCounterFloats = 65536;
+
 class KernelFamily {
  public:
   virtual ~KernelFamily() = default;
@@ -112,9 +116,11 @@ class KernelFamily {
   virtual int threads(const KernelConfig& c) const = 0;
   /// Dynamic shared memory in bytes.
   virtual size_t smem_bytes(const KernelConfig& c) const = 0;
-  /// Workspace floats `c` needs for `p` (0: none). A workspace is zero-filled
-  /// when allocated and the kernels leave it zeroed, so it serves any later
-  /// problem.
+  /// Workspace floats `c` needs for `p` (0: none). One workspace serves every
+  /// family and problem in turn: it is zero-filled when allocated, and its
+  /// first kWorkspaceCounterFloats floats are counters that every kernel
+  /// leaves zero (tiled's split-K relies on it); anything else a family
+  /// stores goes after them.
   virtual size_t workspace_floats(const KernelConfig& c, const Problem& p) const = 0;
   /// Floats at the start of the workspace holding counters, which a tuner
   /// re-zeroes before each candidate so a faulty one cannot poison the next.

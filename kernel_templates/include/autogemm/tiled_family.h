@@ -29,7 +29,7 @@ struct TiledParams {
 class TiledFamily final : public KernelFamily {
  public:
   /// Split-K tile counters at the start of every workspace (AG_SPLIT_TILES).
-  static constexpr size_t kSplitTiles = 65536;
+  static constexpr size_t kSplitTiles = kWorkspaceCounterFloats;
 
   static const TiledFamily& instance();
   static const ParamTable<TiledParams>& table();
