@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "autogemm/gemv_family.h"
 #include "autogemm/generic_family.h"
 #include "autogemm/tf32x3_family.h"
 #include "autogemm/tf32x3wg_family.h"
@@ -22,7 +23,8 @@
 
 namespace autogemm {
 
-using FamilyParams = std::variant<WarpTiledParams, TiledParams, GenericParams, Tf32x3Params, Tf32x3WgParams>;
+using FamilyParams =
+    std::variant<WarpTiledParams, TiledParams, GemvParams, GenericParams, Tf32x3Params, Tf32x3WgParams>;
 
 /// Every family, in registry order.
 const std::vector<const KernelFamily*>& all_families();

@@ -1,0 +1,58 @@
+// The gemv family: the GEMMs with M == 1 or N == 1 as matrix-vector products
+// (kernel_templates/sgemv.cu), strict FP32, bound by memory bandwidth. Every
+// layout reaches it through the canonical form; it has no default (it cannot
+// compute a general problem) and is chosen by tuning.
+#pragma once
+
+#include "autogemm/kernel_family.h"
+#include "autogemm/param_table.h"
+
+namespace autogemm {
+
+class GemvFamily;
+
+/// Parameters of sgemv.cu (see its parameter block for their meaning).
+struct GemvParams {
+  using Family = GemvFamily;
+  int one = 0;       ///< 0: M == 1 (y = x . op(B)); 1: N == 1 (y = op(A) . x)
+  int threads = 256; ///< threads per block
+  int k_groups = 1;  ///< thread groups along k in a block of the axpy kernel (1 for dot)
+  int split_k = 1;   ///< K slices of the axpy kernel (1 for the dot kernel)
+  int vec = 1;       ///< 4: 16-byte loads (aligned class); 1: any
+
+  bool operator==(const GemvParams& o) const;
+};
+
+class GemvFamily final : public KernelFamily {
+ public:
+  static const GemvFamily& instance();
+  static const ParamTable<GemvParams>& table();
+  /// True when `c` runs the dot kernel (the matrix's rows along k contiguous).
+  static bool is_dot(const KernelConfig& c);
+
+  const char* name() const override { return "gemv"; }
+  const KernelTemplate& source() const override;
+  std::string format(const KernelConfig& c) const override;
+  bool parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
+                    std::string* error) const override;
+  std::vector<std::string> defines(const KernelConfig& c) const override;
+  bool is_valid(const KernelConfig& c, std::string* why) const override;
+  bool can_implement(const KernelConfig& c, const Problem& p) const override;
+  /// nullopt: a matrix-vector kernel cannot compute every problem of a class.
+  std::optional<KernelConfig> default_config(const Problem& p) const override;
+  int threads(const KernelConfig& c) const override;
+  size_t smem_bytes(const KernelConfig&) const override { return 0; }
+  size_t workspace_floats(const KernelConfig& c, const Problem& p) const override;
+  size_t workspace_counter_floats(const KernelConfig& c) const override;
+  LaunchGeometry geometry(const KernelConfig& c, const Problem& p) const override;
+  std::vector<std::string> entry_points(const KernelConfig& c) const override;
+  void launch(const KernelConfig& c, const LaunchArgs& a) const override;
+  std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
+  double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
+  std::vector<KernelConfig> history_variants(const KernelConfig& winner) const override;
+  bool worth_borrowing(const KernelConfig&, const Problem&) const override { return true; }
+  std::optional<std::string> arch(const DeviceInfo& dev) const override { return dev.arch(); }
+  AccuracyClass accuracy() const override { return AccuracyClass::StrictFp32; }
+};
+
+}  // namespace autogemm
