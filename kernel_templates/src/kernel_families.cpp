@@ -1,5 +1,6 @@
 #include "autogemm/kernel_families.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "autogemm/cuda_driver.h"
@@ -36,6 +37,19 @@ void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs&
   void* args[] = {&m, &n, &k, &alpha, &pa, &lda, &pb, &ldb, &beta, &pc, &ldc, &ws};
   check(driver().cuLaunchKernel(f, g.grid_x, g.grid_y, g.grid_z, g.block, 1, 1, g.smem, a.stream, args, nullptr),
         name);
+}
+
+void launch_reduce_kernel(CUfunction f, const LaunchArgs& a, const char* name) {
+  const Problem& p = a.call.problem;
+  int m = int(p.m), n = int(p.n);
+  float alpha = a.call.alpha, beta = a.call.beta;
+  CUdeviceptr pc = reinterpret_cast<CUdeviceptr>(a.call.c), ws = a.workspace;
+  long long ldc = p.ldc;
+  const long long total = (long long)m * n;
+  const unsigned blocks =
+      unsigned(std::max<long long>(1, std::min<long long>((total + 255) / 256, (long long)a.sm_count * 8)));
+  void* args[] = {&m, &n, &alpha, &ws, &beta, &pc, &ldc};
+  check(driver().cuLaunchKernel(f, blocks, 1, 1, 256, 1, 1, 0, a.stream, args, nullptr), name);
 }
 
 const char* to_string(AccuracyClass a) {

@@ -152,16 +152,7 @@ void TiledFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   launch_gemm_kernel(a.functions.at(0), geometry(c, p), a, "cuLaunchKernel(agemm_tiled)");
   if (a.functions.size() < 2) return;
   // rd=1: the second kernel folds every tile's slices, spread over the GPU.
-  int m = int(p.m), n = int(p.n);
-  float alpha = a.call.alpha, beta = a.call.beta;
-  CUdeviceptr pc = reinterpret_cast<CUdeviceptr>(a.call.c), ws = a.workspace;
-  long long ldc = p.ldc;
-  const long long total = (long long)m * n;
-  const unsigned blocks =
-      unsigned(std::max<long long>(1, std::min<long long>((total + 255) / 256, (long long)a.sm_count * 8)));
-  void* rargs[] = {&m, &n, &alpha, &ws, &beta, &pc, &ldc};
-  check(driver().cuLaunchKernel(a.functions[1], blocks, 1, 1, 256, 1, 1, 0, a.stream, rargs, nullptr),
-        "cuLaunchKernel(agemm_splitk_reduce)");
+  launch_reduce_kernel(a.functions[1], a, "cuLaunchKernel(agemm_splitk_reduce)");
 }
 
 std::vector<KernelConfig> TiledFamily::history_variants(const KernelConfig& winner) const {

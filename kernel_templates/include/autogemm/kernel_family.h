@@ -75,6 +75,12 @@ struct LaunchArgs {
 /// `name` is for errors. Throws CudaError.
 void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs& a, const char* name);
 
+/// Enqueues `f`, a split-K reduction that folds a workspace of partial sums
+/// into C, on a grid of 256-thread blocks spread over the GPU (grid-stride,
+/// at most 8 blocks per SM), with the argument list the reductions share:
+/// (M, N, alpha, workspace, beta, C, ldc). `name` is for errors. Throws CudaError.
+void launch_reduce_kernel(CUfunction f, const LaunchArgs& a, const char* name);
+
 /// Floats at the start of every workspace reserved for zeroed counters (see
 /// KernelFamily::workspace_floats).
 constexpr size_t kWorkspaceCounterFloats = 65536;
