@@ -1,32 +1,44 @@
-// sgemv.cu — matrix-vector products: the GEMMs with M == 1 or N == 1.
+// sgemv.cu — the GEMMs with a short output dimension (M or N at most 16):
+// one matrix streamed once against a few vectors.
 //
 // Computes, in autogemm's canonical form (row-major, 64-bit leading dims),
 //     C[M x N] = alpha * op(A)[M x K] * op(B)[K x N] + beta * C
-// when one output dimension is 1, as y = alpha * (matrix . x) + beta * y:
-//   AG_ONE == 0 (M == 1): y = C[0, :] (N long), x = op(A)[0, :], matrix op(B)
-//   AG_ONE == 1 (N == 1): y = C[:, 0] (M long), x = op(B)[:, 0], matrix op(A)
-// (op(A)/op(B) as in sgemm_tiled.cu). Such a product reads the whole matrix
-// once and does 2 FLOP per element: it is bound by memory bandwidth, so the
-// kernels only stream the matrix with wide loads and enough bytes in flight.
+// when one output dimension, the short one (rs rows), is at most AG_ROWS:
+//   AG_ONE == 0 (M short): y(r, i) = C[r, i], x(r, k) = op(A)[r, k], matrix op(B)
+//   AG_ONE == 1 (N short): y(r, i) = C[i, r], x(r, k) = op(B)[k, r], matrix op(A)
+// so y(r, :) = alpha * matrix . x(r, :) + beta * y(r, :) for r < rs (op(A)/op(B)
+// as in sgemm_tiled.cu). Such a product reads the matrix once and does 2*rs
+// FLOP per element of it: it is bound by memory bandwidth, so the kernels only
+// stream the matrix with wide loads and many bytes in flight, and keep the
+// vectors (rs * K floats, small) in the L1 cache.
 // Which of the two kernels runs follows from the layout of the matrix:
 //   dot:  the matrix's rows along k are contiguous (one output = one row):
-//         warps stream rows and reduce with shuffles;
-//   axpy: the matrix's contiguous direction is the output's: each thread owns
-//         4 consecutive outputs, blocks split K (blockIdx.y) and the last
-//         block of each group of outputs adds the partial sums in order.
+//         warps stream rows and reduce with shuffles (AG_ROWS == 1);
+//   axpy: the matrix's contiguous direction is the outputs': each thread
+//         owns 4 outputs of every row r, K is cut into slices (thread groups
+//         of a block, then blocks along blockIdx.y) whose partial sums are
+//         added in order.
 //
 // ---- Parameters ----------------------------------------------------------
-// AG_ONE        which output dimension is 1 (see above)
+// AG_ONE        which output dimension is short (see above)
+// AG_ROWS       rows kept per thread (1, 2, 4, 8, 16): the kernel serves rs <= AG_ROWS
 // AG_THREADS    threads per block
 // AG_KGROUPS    axpy only: groups of threads along k within a block (1 for dot)
-// AG_SPLIT_K    axpy only: K slices (blockIdx.y), reduced deterministically
+// AG_SPLIT_K    axpy only: K slices over blockIdx.y, reduced deterministically
 //               through the workspace; 1 for dot
-// AG_VEC        4: 16-byte loads of the matrix (aligned class); 1: any
+// AG_UNROLL     loads of the matrix in flight per thread: 4 * AG_UNROLL
+// AG_PREFETCH   axpy only: 1 loads the next batch of the matrix before using this one
+// AG_LDHINT     1: matrix loads skip L1 and ask L2 for 256-byte fetches; 0: plain
+// AG_VEC        4: 16-byte loads (aligned class); 1: any (16-byte loads where
+//               the pointers happen to allow them)
 // AG_TRANS_A, AG_TRANS_B  operand layouts
 // ---------------------------------------------------------------------------
 
 #ifndef AG_ONE
 #error "AG_ONE must be defined"
+#endif
+#ifndef AG_PREFETCH
+#define AG_PREFETCH 0
 #endif
 
 typedef long long i64;
@@ -34,30 +46,35 @@ typedef long long i64;
 // The matrix's layout decides the kernel (see above).
 #if AG_ONE == 0
 #define AG_DOT AG_TRANS_B
+#define AG_X_ALONG_K (!AG_TRANS_A)  // x(r, k..k+3) contiguous
 #else
 #define AG_DOT (!AG_TRANS_A)
+#define AG_X_ALONG_K AG_TRANS_B
 #endif
 
 // Floats at the start of the workspace that are counters (kWorkspaceCounterFloats).
 #define AG_WS_SKIP 65536
 
 struct GemvView {
-  const float* mat;  // the matrix
-  i64 ld;            // its leading dimension
-  const float* x;    // the vector, stride xs
-  i64 xs;
-  float* y;          // the output, stride ys
-  i64 ys;
-  int len;           // outputs
+  const float* mat;  // the matrix: mat[k * ld + i] (axpy) or mat[i * ld + k] (dot)
+  i64 ld;
+  const float* x;    // x(r, k) = x[r * xr + k * xk]
+  i64 xr, xk;
+  float* y;          // y(r, i) = y[r * yr + i * yi]
+  i64 yr, yi;
+  int len;           // outputs per row
+  int rs;            // rows (the short dimension)
 };
 
 __device__ __forceinline__ GemvView view(int M, int N, const float* A, i64 lda, const float* B, i64 ldb, float* C,
                                          i64 ldc) {
   GemvView v;
 #if AG_ONE == 0
-  v.mat = B, v.ld = ldb, v.x = A, v.xs = AG_TRANS_A ? lda : 1, v.y = C, v.ys = 1, v.len = N;
+  v.mat = B, v.ld = ldb, v.x = A, v.y = C, v.yr = ldc, v.yi = 1, v.len = N, v.rs = M;
+  v.xr = AG_TRANS_A ? 1 : lda, v.xk = AG_TRANS_A ? lda : 1;
 #else
-  v.mat = A, v.ld = lda, v.x = B, v.xs = AG_TRANS_B ? 1 : ldb, v.y = C, v.ys = ldc, v.len = M;
+  v.mat = A, v.ld = lda, v.x = B, v.y = C, v.yr = 1, v.yi = ldc, v.len = M, v.rs = N;
+  v.xr = AG_TRANS_B ? ldb : 1, v.xk = AG_TRANS_B ? 1 : ldb;
 #endif
   return v;
 }
@@ -66,10 +83,31 @@ __device__ __forceinline__ void store(float* y, float alpha, float sum, float be
   *y = beta != 0.f ? fmaf(beta, *y, alpha * sum) : alpha * sum;  // beta == 0 never reads C
 }
 
+// Technique: the matrix is read exactly once, so its loads need not stay in
+// L1 (no_allocate leaves L1 to the vectors, which every thread re-reads),
+// and a 256-byte L2 fetch per request halves the requests to DRAM for a
+// stream whose neighbours are read by the next warps anyway.
+__device__ __forceinline__ float4 ld_mat4(const float* p) {
+#if AG_LDHINT
+  float4 v;
+  asm("ld.global.nc.L1::no_allocate.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
+      : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+      : "l"(p));
+  return v;
+#else
+  return __ldg(reinterpret_cast<const float4*>(p));
+#endif
+}
+
+__device__ __forceinline__ bool aligned16(const void* p) { return ((unsigned long long)p & 15) == 0; }
+
 #if AG_DOT
-// Technique: one warp per output row, 16-byte loads, four in flight per lane
-// (the loop is unrolled by 4), shuffle reduction: the row streams at the
-// memory system's rate and no shared memory or barrier is needed.
+#if AG_ROWS != 1
+#error "the dot kernel keeps one row (AG_ROWS == 1)"
+#endif
+// Technique: one warp per output, 16-byte loads, 4 * AG_UNROLL of them in
+// flight per lane before any is used, shuffle reduction: the row streams at
+// the memory system's rate and no shared memory or barrier is needed.
 extern "C" __global__ void __launch_bounds__(AG_THREADS)
     agemv(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda, const float* __restrict__ B,
           i64 ldb, float beta, float* __restrict__ C, i64 ldc) {
@@ -81,103 +119,262 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
   float sum = 0.f;
   if (alpha != 0.f) {  // alpha == 0 never reads A or B
     int k = 0;
-    if (AG_VEC == 4 && v.xs == 1) {
-#pragma unroll 4
+    // The unaligned class takes the 16-byte path where the pointers allow it.
+    if ((AG_VEC == 4 || (aligned16(v.mat) && v.ld % 4 == 0 && aligned16(v.x))) && v.xk == 1) {
+      const int batch = 128 * 4 * AG_UNROLL;  // k per batch: every lane's loads in flight together
+      for (; k + batch <= K; k += batch) {
+        float4 a[4 * AG_UNROLL];
+#pragma unroll
+        for (int j = 0; j < 4 * AG_UNROLL; ++j) a[j] = ld_mat4(r + k + 128 * j + 4 * lane);
+#pragma unroll
+        for (int j = 0; j < 4 * AG_UNROLL; ++j) {
+          const float4 b = __ldg(reinterpret_cast<const float4*>(v.x + k + 128 * j) + lane);
+          sum = fmaf(a[j].x, b.x, sum), sum = fmaf(a[j].y, b.y, sum);
+          sum = fmaf(a[j].z, b.z, sum), sum = fmaf(a[j].w, b.w, sum);
+        }
+      }
       for (; k + 128 <= K; k += 128) {
-        const float4 a = __ldg(reinterpret_cast<const float4*>(r + k) + lane);
+        const float4 a = ld_mat4(r + k + 4 * lane);
         const float4 b = __ldg(reinterpret_cast<const float4*>(v.x + k) + lane);
         sum = fmaf(a.x, b.x, sum), sum = fmaf(a.y, b.y, sum), sum = fmaf(a.z, b.z, sum), sum = fmaf(a.w, b.w, sum);
       }
     }
 #pragma unroll 4
-    for (k += lane; k < K; k += 32) sum = fmaf(__ldg(r + k), __ldg(v.x + k * v.xs), sum);
+    for (k += lane; k < K; k += 32) sum = fmaf(__ldg(r + k), __ldg(v.x + k * v.xk), sum);
   }
 #pragma unroll
   for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
-  if (lane == 0) store(v.y + row * v.ys, alpha, sum, beta);
+  if (lane == 0) store(v.y + row * v.yi, alpha, sum, beta);
 }
 #else
-// Technique: outputs contiguous in memory, each thread 4 of them (one
-// 16-byte load per k in the aligned class). A block is AG_KGROUPS groups of
-// threads along k over the same outputs (more bytes in flight per SM without
-// more partial sums), folded in order through shared memory; K is split
-// over blockIdx.y so that a short output still spreads over every SM; the
-// partial sums go to the workspace and the last block of each output group
-// (counted with an atomic in the workspace's counter area, which it resets)
-// adds them in order z = 0, 1, ...: deterministic, one launch.
 #define AG_CW (AG_THREADS / AG_KGROUPS)  // threads along the outputs
-extern "C" __global__ void __launch_bounds__(AG_THREADS)
-    agemv(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda, const float* __restrict__ B,
-          i64 ldb, float beta, float* __restrict__ C, i64 ldc, float* __restrict__ workspace) {
-  const GemvView v = view(M, N, A, lda, B, ldb, C, ldc);
-  const int cw = threadIdx.x % AG_CW, kg = threadIdx.x / AG_CW;
-  const i64 i0 = ((i64)blockIdx.x * AG_CW + cw) * 4;
-  const int per = (K + AG_SPLIT_K - 1) / AG_SPLIT_K;
-  const int k_begin = (int)min((i64)K, (i64)blockIdx.y * per), k_end = (int)min((i64)K, (i64)k_begin + per);
-  float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-  if (alpha != 0.f && i0 < v.len) {  // alpha == 0 never reads A or B
-    const float* col = v.mat + (i64)(k_begin + kg) * v.ld + i0;
-    const i64 step = AG_KGROUPS * v.ld;
-    const bool full = i0 + 4 <= v.len;
-#pragma unroll 8
-    for (int k = k_begin + kg; k < k_end; k += AG_KGROUPS, col += step) {
-      const float xk = __ldg(v.x + k * v.xs);
-      float4 a;
-      if (AG_VEC == 4 && full) {
-        a = __ldg(reinterpret_cast<const float4*>(col));
-      } else {
-        a.x = __ldg(col);
-        a.y = i0 + 1 < v.len ? __ldg(col + 1) : 0.f;
-        a.z = i0 + 2 < v.len ? __ldg(col + 2) : 0.f;
-        a.w = i0 + 3 < v.len ? __ldg(col + 3) : 0.f;
+#define AG_BATCH (4 * AG_UNROLL)         // k steps whose matrix loads are in flight together
+
+// The axpy kernel's pieces take VEC, the access width, as a template
+// argument: the unaligned class (AG_VEC == 1) runs the 16-byte path too when
+// the pointers and strides it reads happen to allow it (see agemv).
+
+// The 4 outputs of a thread: consecutive with 16-byte loads; with scalar
+// loads 32 apart, so that each load instruction of a warp reads 128
+// consecutive bytes.
+template <int VEC>
+__device__ __forceinline__ i64 out_index(i64 warp_base, int lane, int e) {
+  return VEC == 4 ? warp_base + 4 * lane + e : warp_base + lane + 32 * e;
+}
+
+// One row k of the matrix at this thread's outputs; outside them, zero.
+template <int VEC>
+__device__ __forceinline__ float4 load_row(const float* m, const GemvView& v, i64 base, int lane, bool full) {
+  if (VEC == 4 && full) return ld_mat4(m);
+  const float* p = m - out_index<VEC>(base, lane, 0);  // back to the row's start
+  float e[4];
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const i64 i = out_index<VEC>(base, lane, j);
+    e[j] = i < v.len ? __ldg(p + i) : 0.f;
+  }
+  return make_float4(e[0], e[1], e[2], e[3]);
+}
+
+__device__ __forceinline__ void fma4(float4& acc, float x, const float4& b) {
+  acc.x = fmaf(x, b.x, acc.x), acc.y = fmaf(x, b.y, acc.y), acc.z = fmaf(x, b.z, acc.z), acc.w = fmaf(x, b.w, acc.w);
+}
+
+// acc[r] += x(r, k + j) * b[j] for the batch's AG_BATCH steps, in k order.
+// Technique: the vectors are read in 16-byte pieces along their contiguous
+// direction: a row r that does not exist (r >= rs) reads row rs - 1
+// instead, so no load needs a predicate and its sums are dropped.
+template <int VEC>
+__device__ __forceinline__ void fma_batch(float4 (&acc)[AG_ROWS], const GemvView& v, int k,
+                                          const float4 (&b)[AG_BATCH]) {
+  if (VEC == 4 && AG_X_ALONG_K) {
+#pragma unroll
+    for (int r = 0; r < AG_ROWS; ++r) {
+      const float* xr = v.x + (i64)min(r, v.rs - 1) * v.xr + k;
+#pragma unroll
+      for (int u = 0; u < AG_UNROLL; ++u) {
+        const float4 q = __ldg(reinterpret_cast<const float4*>(xr) + u);
+        fma4(acc[r], q.x, b[4 * u]), fma4(acc[r], q.y, b[4 * u + 1]);
+        fma4(acc[r], q.z, b[4 * u + 2]), fma4(acc[r], q.w, b[4 * u + 3]);
       }
-      acc.x = fmaf(xk, a.x, acc.x), acc.y = fmaf(xk, a.y, acc.y);
-      acc.z = fmaf(xk, a.z, acc.z), acc.w = fmaf(xk, a.w, acc.w);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < AG_BATCH; ++j) {
+      const float* xk = v.x + (i64)(k + j) * v.xk;
+#pragma unroll
+      for (int r = 0; r < AG_ROWS; r += 4) {
+        if (VEC == 4 && AG_ROWS >= 4 && r + 4 <= v.rs) {  // rows along the vector's contiguous direction
+          const float4 q = __ldg(reinterpret_cast<const float4*>(xk + r));
+          fma4(acc[r], q.x, b[j]), fma4(acc[r + 1], q.y, b[j]), fma4(acc[r + 2], q.z, b[j]), fma4(acc[r + 3], q.w, b[j]);
+        } else {
+#pragma unroll
+          for (int e = 0; e < 4 && r + e < AG_ROWS; ++e) fma4(acc[r + e], __ldg(xk + (i64)min(r + e, v.rs - 1) * v.xr), b[j]);
+        }
+      }
     }
   }
-#if AG_KGROUPS > 1
-  __shared__ float4 groups[AG_KGROUPS][AG_CW];
-  groups[kg][cw] = acc;
-  __syncthreads();
-  if (kg == 0) {
+}
+
+// The thread's partial sums over its k slice [k0, k1), in k order.
+// Technique: AG_BATCH rows of the matrix are loaded before any is used, so
+// each thread keeps 16 * AG_BATCH bytes in flight; with AG_PREFETCH the next
+// batch is loaded before this one is used, so the loads stay in flight
+// during the FMAs too. Slices start at multiples of 4, which keeps the
+// vectors' 16-byte loads aligned.
+template <int VEC>
+__device__ __forceinline__ void stream_slice(float4 (&acc)[AG_ROWS], const GemvView& v, int k0, int k1, i64 base,
+                                             int lane, bool full) {
+  const float* m = v.mat + (i64)k0 * v.ld + (VEC == 4 ? base + 4 * lane : base + lane);
+  int k = k0;
+#if AG_PREFETCH
+  float4 b[AG_BATCH];
+  if (k + AG_BATCH <= k1)
 #pragma unroll
-    for (int g = 1; g < AG_KGROUPS; ++g) {
-      const float4 p = groups[g][cw];
-      acc.x += p.x, acc.y += p.y, acc.z += p.z, acc.w += p.w;
-    }
+    for (int j = 0; j < AG_BATCH; ++j) b[j] = load_row<VEC>(m + j * v.ld, v, base, lane, full);
+  for (; k + AG_BATCH <= k1; k += AG_BATCH, m += AG_BATCH * v.ld) {
+    float4 next[AG_BATCH];
+    if (k + 2 * AG_BATCH <= k1)
+#pragma unroll
+      for (int j = 0; j < AG_BATCH; ++j) next[j] = load_row<VEC>(m + (AG_BATCH + j) * v.ld, v, base, lane, full);
+    fma_batch<VEC>(acc, v, k, b);
+#pragma unroll
+    for (int j = 0; j < AG_BATCH; ++j) b[j] = next[j];
+  }
+#else
+  for (; k + AG_BATCH <= k1; k += AG_BATCH, m += AG_BATCH * v.ld) {
+    float4 b[AG_BATCH];
+#pragma unroll
+    for (int j = 0; j < AG_BATCH; ++j) b[j] = load_row<VEC>(m + j * v.ld, v, base, lane, full);
+    fma_batch<VEC>(acc, v, k, b);
+  }
+#endif
+  for (; k < k1; ++k, m += v.ld) {
+    const float4 b1 = load_row<VEC>(m, v, base, lane, full);
+#pragma unroll
+    for (int r = 0; r < AG_ROWS; ++r) fma4(acc[r], __ldg(v.x + (i64)min(r, v.rs - 1) * v.xr + (i64)k * v.xk), b1);
+  }
+}
+
+template <int VEC>
+__device__ __forceinline__ void store_outputs(const GemvView& v, int r, i64 base, int lane, float alpha,
+                                              const float4& s, float beta) {
+  const float e[4] = {s.x, s.y, s.z, s.w};
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const i64 i = out_index<VEC>(base, lane, j);
+    if (i < v.len) store(v.y + r * v.yr + i * v.yi, alpha, e[j], beta);
+  }
+}
+
+// Fold the thread groups in order g = 0, 1, ..., AG_FOLD rows of sums at a
+// time (at most 32 KB of shared memory).
+#define AG_FOLD (AG_ROWS < 2048 / AG_THREADS ? AG_ROWS : 2048 / AG_THREADS)
+struct AxpyShared {
+  float4 fold[AG_KGROUPS > 1 ? AG_KGROUPS - 1 : 1][AG_CW][AG_FOLD];
+  int is_last;
+};
+
+// Technique: a block is AG_KGROUPS groups of threads along k over the same
+// outputs (more bytes in flight per SM without more partial sums), folded in
+// order through shared memory; K is split over blockIdx.y so that a short
+// output still spreads over every SM; the partial sums go to the workspace
+// and the last block of each output group (counted with an atomic in the
+// workspace's counter area, which it resets) adds them in order z = 0, 1, ...
+// with every thread of the block and 16 loads in flight: deterministic, one
+// launch.
+template <int VEC>
+__device__ __forceinline__ void axpy(const GemvView& v, int K, float alpha, float beta, float* workspace,
+                                     AxpyShared& sh) {
+  const int cw = threadIdx.x % AG_CW, kg = threadIdx.x / AG_CW, lane = cw % 32;
+  const i64 base = ((i64)blockIdx.x * AG_CW + cw - lane) * 4;  // this warp's first output
+  const bool full = base + 128 <= v.len;
+  // K slices: AG_KGROUPS per block, AG_SPLIT_K blocks; lengths multiples of 4.
+  const i64 slices = (i64)AG_SPLIT_K * AG_KGROUPS, slice = (i64)blockIdx.y * AG_KGROUPS + kg;
+  const i64 per = ((K + slices - 1) / slices + 3) / 4 * 4;
+  const int k0 = (int)min((i64)K, slice * per), k1 = (int)min((i64)K, slice * per + per);
+  float4 acc[AG_ROWS];
+#pragma unroll
+  for (int r = 0; r < AG_ROWS; ++r) acc[r] = make_float4(0.f, 0.f, 0.f, 0.f);
+  if (alpha != 0.f && base < v.len) stream_slice<VEC>(acc, v, k0, k1, base, lane, full);  // alpha == 0 never reads A or B
+#if AG_KGROUPS > 1
+#pragma unroll
+  for (int r0 = 0; r0 < AG_ROWS; r0 += AG_FOLD) {
+    if (kg > 0)
+#pragma unroll
+      for (int r = r0; r < r0 + AG_FOLD; ++r) sh.fold[kg - 1][cw][r - r0] = acc[r];
+    __syncthreads();
+    if (kg == 0)
+#pragma unroll
+      for (int g = 0; g < AG_KGROUPS - 1; ++g)
+#pragma unroll
+        for (int r = r0; r < r0 + AG_FOLD; ++r) {
+          const float4 p = sh.fold[g][cw][r - r0];
+          acc[r].x += p.x, acc[r].y += p.y, acc[r].z += p.z, acc[r].w += p.w;
+        }
+    __syncthreads();
   }
 #endif
 #if AG_SPLIT_K == 1
-  const float sums[4] = {acc.x, acc.y, acc.z, acc.w};
-  if (kg == 0)
+  if (kg == 0 && base < v.len)
 #pragma unroll
-    for (int e = 0; e < 4; ++e)
-      if (i0 + e < v.len) store(v.y + (i0 + e) * v.ys, alpha, sums[e], beta);
+    for (int r = 0; r < AG_ROWS; ++r)
+      if (r < v.rs) store_outputs<VEC>(v, r, base, lane, alpha, acc[r], beta);
 #else
-  __shared__ int is_last;
   unsigned* counters = reinterpret_cast<unsigned*>(workspace);
-  float* part = workspace + AG_WS_SKIP;
-  const i64 len4 = ((i64)v.len + 3) / 4 * 4;
-  if (kg == 0 && i0 < v.len) *reinterpret_cast<float4*>(part + blockIdx.y * len4 + i0) = acc;
+  float4* part = reinterpret_cast<float4*>(workspace + AG_WS_SKIP);
+  // Partial sums: part[(z * rs + r) * quads + quad], a quad per thread
+  // along the outputs (its 4 outputs, in either order), 32 per warp.
+  const i64 quads = ((i64)v.len + 127) / 128 * 32, quad = base / 4 + lane;
+  if (kg == 0 && base < v.len)
+#pragma unroll
+    for (int r = 0; r < AG_ROWS; ++r)
+      if (r < v.rs) part[((i64)blockIdx.y * v.rs + r) * quads + quad] = acc[r];
   __threadfence();  // partials visible device-wide before the count
   __syncthreads();
-  if (threadIdx.x == 0) is_last = atomicAdd(&counters[blockIdx.x], 1u) == AG_SPLIT_K - 1;
+  if (threadIdx.x == 0) sh.is_last = atomicAdd(&counters[blockIdx.x], 1u) == AG_SPLIT_K - 1;
   __syncthreads();
-  if (!is_last) return;
+  if (!sh.is_last) return;
   __threadfence();
-  if (kg == 0 && i0 < v.len) {
-    float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
-#pragma unroll 4
-    for (int z = 0; z < AG_SPLIT_K; ++z) {
-      const float4 p = __ldcg(reinterpret_cast<const float4*>(part + z * len4 + i0));
-      s.x += p.x, s.y += p.y, s.z += p.z, s.w += p.w;
-    }
-    const float total[4] = {s.x, s.y, s.z, s.w};
+  // Every thread of the last block folds rows r = kg, kg + AG_KGROUPS, ...
+  if (base < v.len)
 #pragma unroll
-    for (int e = 0; e < 4; ++e)
-      if (i0 + e < v.len) store(v.y + (i0 + e) * v.ys, alpha, total[e], beta);
-  }
+    for (int r0 = 0; r0 < AG_ROWS; r0 += AG_KGROUPS) {
+      const int r = r0 + kg;
+      if (r >= v.rs) break;
+      float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
+      for (int z0 = 0; z0 < AG_SPLIT_K; z0 += 16) {
+        float4 p[16];
+#pragma unroll
+        for (int z = 0; z < 16; ++z)
+          if (z0 + z < AG_SPLIT_K) p[z] = __ldcg(&part[((i64)(z0 + z) * v.rs + r) * quads + quad]);
+#pragma unroll
+        for (int z = 0; z < 16; ++z)
+          if (z0 + z < AG_SPLIT_K) s.x += p[z].x, s.y += p[z].y, s.z += p[z].z, s.w += p[z].w;
+      }
+      store_outputs<VEC>(v, r, base, lane, alpha, s, beta);
+    }
   if (threadIdx.x == 0) counters[blockIdx.x] = 0u;  // the counter area stays zero
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(AG_THREADS)
+    agemv(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda, const float* __restrict__ B,
+          i64 ldb, float beta, float* __restrict__ C, i64 ldc, float* __restrict__ workspace) {
+  __shared__ AxpyShared sh;
+  const GemvView v = view(M, N, A, lda, B, ldb, C, ldc);
+#if AG_VEC == 4
+  axpy<4>(v, K, alpha, beta, workspace, sh);
+#else
+  // Technique: the unaligned class is a promise about the problem, not
+  // these pointers: where the matrix and the vectors' contiguous direction
+  // allow 16-byte loads (an N = 1 problem's C and B have stride 1, its
+  // matrix may be aligned), the 16-byte path runs. The test is uniform.
+  const bool x_ok = AG_X_ALONG_K ? aligned16(v.x) && v.xr % 4 == 0 : AG_ROWS < 4 || (aligned16(v.x) && v.xk % 4 == 0);
+  if (aligned16(v.mat) && v.ld % 4 == 0 && x_ok)
+    axpy<4>(v, K, alpha, beta, workspace, sh);
+  else
+    axpy<1>(v, K, alpha, beta, workspace, sh);
 #endif
 }
 #endif

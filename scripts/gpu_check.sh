@@ -60,4 +60,8 @@ fi
 echo
 echo "== summary =="
 printf '%s\n' "${summary[@]}"
-grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$OUT/gpu_tests.log" 2>/dev/null | sort | uniq -c
+# (no test log under SKIP_TESTS=1: nothing to count, and not a failure)
+[ -f "$OUT/gpu_tests.log" ] && grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$OUT/gpu_tests.log" | sort | uniq -c
+# The exit status says whether anything above failed.
+printf '%s\n' "${summary[@]}" | grep -q "FAIL\|rc=[1-9]" && exit 1
+exit 0

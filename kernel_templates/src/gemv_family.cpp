@@ -20,6 +20,7 @@ bool fail(std::string* why, const std::string& msg) {
 const GemvParams& params(const KernelConfig& c) { return c.get<GemvParams>(); }
 
 int64_t outputs(const GemvParams& g, const Problem& p) { return g.one == 0 ? p.n : p.m; }
+int64_t short_dim(const GemvParams& g, const Problem& p) { return g.one == 0 ? p.m : p.n; }
 
 // Blocks along the outputs (x): a warp per output for dot, 4 outputs per
 // thread for axpy.
@@ -29,10 +30,17 @@ int64_t blocks_x(const KernelConfig& c, const Problem& p) {
   return (outputs(g, p) + per_block - 1) / per_block;
 }
 
+int next_pow2(int64_t v) {
+  int r = 1;
+  while (r < v) r *= 2;
+  return r;
+}
+
 }  // namespace
 
 bool GemvParams::operator==(const GemvParams& o) const {
-  return one == o.one && threads == o.threads && k_groups == o.k_groups && split_k == o.split_k && vec == o.vec;
+  return one == o.one && rows == o.rows && threads == o.threads && k_groups == o.k_groups && split_k == o.split_k &&
+         unroll == o.unroll && prefetch == o.prefetch && ld_hint == o.ld_hint && vec == o.vec;
 }
 
 const GemvFamily& GemvFamily::instance() {
@@ -43,11 +51,16 @@ const GemvFamily& GemvFamily::instance() {
 const ParamTable<GemvParams>& GemvFamily::table() {
   using P = GemvParams;
   static const ParamTable<P> t = {
-      {"one", "AG_ONE", &P::one, {0, 1}, 0, 0, 0, Presence::Always, nullptr, "0 (M is 1) or 1 (N is 1)"},
+      {"one", "AG_ONE", &P::one, {0, 1}, 0, 0, 0, Presence::Always, nullptr, "0 (M is short) or 1 (N is short)"},
+      {"rows", "AG_ROWS", &P::rows, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::UnlessDefault, nullptr,
+       "1, 2, 4, 8 or 16"},
       {"thr", "AG_THREADS", &P::threads, {64, 128, 256, 512}, 0, 0, 256, Presence::Always, nullptr,
        "64, 128, 256 or 512"},
       {"kg", "AG_KGROUPS", &P::k_groups, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16"},
       {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, 1024, 1, Presence::Always, nullptr, "1..1024"},
+      {"un", "AG_UNROLL", &P::unroll, {1, 2, 4}, 0, 0, 1, Presence::UnlessDefault, nullptr, "1, 2 or 4"},
+      {"pf", "AG_PREFETCH", &P::prefetch, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
+      {"ld", "AG_LDHINT", &P::ld_hint, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
       {"vec", "AG_VEC", &P::vec, {1, 4}, 0, 0, 1, Presence::Always, nullptr, "1 or 4"},
   };
   return t;
@@ -71,15 +84,17 @@ std::vector<std::string> GemvFamily::defines(const KernelConfig& c) const { retu
 
 bool GemvFamily::is_valid(const KernelConfig& c, std::string* why) const {
   if (!table().in_range(params(c), why)) return false;
-  if (is_dot(c) && (params(c).split_k != 1 || params(c).k_groups != 1))
-    return fail(why, "sk and kg must be 1 where the matrix's rows along k are contiguous (the dot kernel)");
-  if (params(c).threads / params(c).k_groups < 32) return fail(why, "thr/kg must be at least 32 (a warp along the outputs)");
+  const GemvParams& g = params(c);
+  if (is_dot(c) && (g.split_k != 1 || g.k_groups != 1 || g.rows != 1 || g.prefetch != 0))
+    return fail(why, "sk, kg and rows must be 1 and pf 0 where the matrix's rows along k are contiguous (the dot kernel)");
+  if (g.threads / g.k_groups < 32) return fail(why, "thr/kg must be at least 32 (a warp along the outputs)");
+  if (g.rows * g.unroll > 32) return fail(why, "rows*un must be at most 32 (the sums and loads in flight fit in registers)");
   return true;
 }
 
 bool GemvFamily::can_implement(const KernelConfig& c, const Problem& p) const {
   const GemvParams& g = params(c);
-  if ((g.one == 0 ? p.m : p.n) != 1) return false;
+  if (short_dim(g, p) < 1 || short_dim(g, p) > g.rows) return false;
   if (g.vec == 4 && !p.aligned) return false;
   // One counter per block along x in the workspace's counter area.
   if (g.split_k > 1 && blocks_x(c, p) > int64_t(kWorkspaceCounterFloats)) return false;
@@ -93,8 +108,10 @@ int GemvFamily::threads(const KernelConfig& c) const { return params(c).threads;
 size_t GemvFamily::workspace_floats(const KernelConfig& c, const Problem& p) const {
   const GemvParams& g = params(c);
   if (g.split_k <= 1) return 0;
-  // The counter area (one counter per block along x), then the partial sums.
-  return kWorkspaceCounterFloats + size_t(g.split_k) * size_t((outputs(g, p) + 3) / 4 * 4);
+  // The counter area (one counter per block along x), then the partial sums:
+  // sk x rows x a float4 per thread along the outputs (32 per warp).
+  const size_t quads = size_t((outputs(g, p) + 127) / 128 * 32);
+  return kWorkspaceCounterFloats + size_t(g.split_k) * size_t(short_dim(g, p)) * quads * 4;
 }
 
 size_t GemvFamily::workspace_counter_floats(const KernelConfig& c) const {
@@ -118,38 +135,66 @@ void GemvFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
 std::vector<KernelConfig> GemvFamily::search_space(const Problem& p, const SearchLimits& lim) const {
   std::vector<KernelConfig> out;
   for (int one : {0, 1}) {
-    if ((one == 0 ? p.m : p.n) != 1) continue;
+    GemvParams g;
+    g.one = one;
+    const int64_t rs = short_dim(g, p);
+    if (rs < 1 || rs > kMaxRows) continue;
+    g.rows = next_pow2(rs), g.vec = p.aligned ? 4 : 1;
     for (int thr : {64, 128, 256, 512})
       for (int kg : {1, 2, 4, 8, 16})
-        for (int sk : {1, 2, 4, 8, 16, 32, 64, 128, 256}) {
-          GemvParams g;
-          g.one = one, g.threads = thr, g.k_groups = kg, g.split_k = sk, g.vec = p.aligned ? 4 : 1;
-          const KernelConfig cfg(g, p.trans_a, p.trans_b);
-          if (!is_valid(cfg, nullptr) || !cfg.can_implement(p)) continue;
-          if (thr > lim.max_threads) continue;
-          // Split K only while the outputs alone leave SMs idle, and keep >= 8
-          // k per thread.
-          if (sk > 1 && (p.k / (sk * kg) < 8 || blocks_x(cfg, p) * sk > 16 * lim.sm_count)) continue;
-          if (cfg.workspace_floats(p) > KernelConfig::kMaxWorkspaceFloats) continue;
-          out.push_back(cfg);
-        }
+        for (int sk : {1, 2, 4, 8, 16, 32, 64, 128})
+          for (int un : {1, 2, 4})
+            for (int pf : {0, 1})
+              for (int ld : {0, 1}) {
+                g.threads = thr, g.k_groups = kg, g.split_k = sk, g.unroll = un, g.prefetch = pf, g.ld_hint = ld;
+                const KernelConfig cfg(g, p.trans_a, p.trans_b);
+                if (!is_valid(cfg, nullptr) || !cfg.can_implement(p) || thr > lim.max_threads) continue;
+                // Sums and loads in flight must fit the registers the block
+                // size leaves (measured: rows=16 un=2 needs ~170; the
+                // unaligned class also holds its scalar path).
+                const int regs = 48 + 4 * g.rows + 16 * un * (1 + pf) + (g.vec == 1 ? 16 * un : 0);
+                if (regs > std::min(255, lim.regs_per_sm / thr)) continue;
+                // Every thread gets at least one batch of loads; split K only
+                // while the outputs alone leave SMs idle.
+                if (p.k / (int64_t(sk) * kg) < 4 * un) continue;
+                if (sk > 1 && blocks_x(cfg, p) * sk > 32 * lim.sm_count) continue;
+                if (cfg.workspace_floats(p) > KernelConfig::kMaxWorkspaceFloats) continue;
+                out.push_back(cfg);
+              }
   }
   return out;
 }
 
 double GemvFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {
   const GemvParams& g = params(cfg);
-  const double len = double(outputs(g, p));
+  const double len = double(outputs(g, p)), rs = double(short_dim(g, p)), sms = double(lim.sm_count);
   // Bytes: the matrix once, plus the partial sums written and read back.
-  double bytes = len * double(p.k) * 4.0;
-  if (g.split_k > 1) bytes += len * g.split_k * 8.0;
-  // Bandwidth needs enough loads in flight: ~1536 busy threads per SM.
-  const double busy = double(blocks_x(cfg, p)) * g.split_k * g.threads;
-  const double f_par = std::min(1.0, busy / (1536.0 * lim.sm_count));
-  // The axpy kernel's serial chains: K/(sk*kg) steps per thread, then sk
-  // partial sums read in order by the last block of each output group.
-  const double chain = is_dot(cfg) ? 0.0 : double(p.k) / (g.split_k * g.k_groups) * 2e-9 + g.split_k * 5e-9;
-  return bytes / (3.5e12 * f_par) + chain;
+  const double bytes = len * double(p.k) * 4.0 + (g.split_k > 1 ? len * rs * g.split_k * 8.0 : 0.0);
+  // Residency from a register estimate, then the bytes in flight it keeps:
+  // ~32 KB per SM covers DRAM latency at full bandwidth.
+  const double regs = 40.0 + 4.0 * g.rows + 16.0 * g.unroll * (1 + g.prefetch);
+  const double per_sm = std::max(1.0, std::min(double(lim.max_threads_per_sm / g.threads),
+                                               std::floor(lim.regs_per_sm / (regs * g.threads))));
+  const double threads = double(blocks_x(cfg, p)) * g.split_k * g.threads;
+  const double resident = std::min(threads, per_sm * g.threads * sms);
+  const double in_flight = resident * 4.0 * g.unroll * 16.0;
+  // The 256-byte L2 fetch hint measured 5-12% faster everywhere (exhaustive
+  // H200 runs, tests/tuner/data/h200_exhaustive_gemv.csv).
+  const double bandwidth = (g.ld_hint ? 3.6e12 : 3.25e12) * std::min(1.0, in_flight / (32768.0 * sms));
+  const double t_mem = bytes / bandwidth;
+  // Each thread's serial chain of batches (~0.8 us each, less when the next
+  // batch is in flight during the FMAs), once per wave.
+  const double waves = std::ceil(threads / (per_sm * g.threads * sms));
+  const double k_per_thread = is_dot(cfg) ? double(p.k) / 32.0 : double(p.k) / (g.split_k * g.k_groups);
+  // A longer batch waits longer for its last load (measured: un=1 won with
+  // 8 and 16 rows, where each load feeds 4 * rows FMAs).
+  const double per_batch = (g.prefetch ? 0.5e-6 : 0.8e-6) * (1.0 + 0.3 * (g.unroll - 1));
+  const double t_chain = waves * std::ceil(k_per_thread / (4.0 * g.unroll)) * per_batch;
+  // The last block's ordered fold (16 partials per round trip), the FMAs.
+  const double t_fold = g.split_k > 1 ? (1.0 + std::ceil(g.split_k / 16.0)) * 1e-6 : 0.0;
+  const double t_fma = 2.0 * g.rows * len * double(p.k) / 40e12;
+  // The chain overlaps the stream only in part: a quarter of the shorter shows.
+  return std::max(t_mem, t_chain) + 0.25 * std::min(t_mem, t_chain) + t_fold + t_fma;
 }
 
 std::vector<KernelConfig> GemvFamily::history_variants(const KernelConfig& winner) const { return {winner}; }

@@ -43,8 +43,8 @@ Problem problem(int64_t m, int64_t n, int64_t k, bool ta, bool tb, bool aligned)
   return p;
 }
 
-/// The problems every family's space is checked on: odd sizes, a skinny
-/// (GEMV-like) one and a large square, in both alignment classes and all
+/// The problems every family's space is checked on: odd sizes, skinny
+/// (GEMV-like) ones and a large square, in both alignment classes and all
 /// four layouts.
 const std::vector<Problem>& space_problems() {
   static const std::vector<Problem> all = [] {
@@ -52,7 +52,7 @@ const std::vector<Problem>& space_problems() {
       int64_t m, n, k;
     };
     std::vector<Problem> out;
-    for (const Dims& d : {Dims{127, 257, 509}, Dims{1, 4096, 4096}, Dims{4096, 4096, 4096}})
+    for (const Dims& d : {Dims{127, 257, 509}, Dims{1, 4096, 4096}, Dims{13, 300, 509}, Dims{4096, 4096, 4096}})
       for (bool aligned : {true, false})
         for (int t = 0; t < 4; ++t) out.push_back(problem(d.m, d.n, d.k, t & 1, t & 2, aligned));
     return out;

@@ -28,6 +28,14 @@ struct Shape {
   int64_t m, n, k;
 };
 
+KernelConfig gemv(int one, int rows, int thr, int kg, int sk, int un, int pf, int ld, bool aligned, bool ta, bool tb) {
+  GemvParams g;
+  g.one = one, g.rows = rows, g.threads = thr, g.k_groups = kg, g.split_k = sk, g.unroll = un, g.prefetch = pf;
+  g.ld_hint = ld;
+  g.vec = aligned ? 4 : 1;
+  return KernelConfig(g, ta, tb);
+}
+
 class GpuKernels : public testing::GpuTest {
  protected:
   // Compiled kernels, one per config string (each test compiles its own).
@@ -75,8 +83,8 @@ class GpuKernels : public testing::GpuTest {
   }
 
   /// A and B full of NaN: alpha == 0 must give exactly beta * C.
-  void expect_alpha_zero_ignores_a_and_b(const KernelConfig& c, bool aligned) {
-    const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, c.trans_a, c.trans_b, 100, 100, 300, aligned);
+  void expect_alpha_zero_ignores_a_and_b(const KernelConfig& c, bool aligned, Shape s = {100, 100, 300}) {
+    const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, c.trans_a, c.trans_b, s.m, s.n, s.k, aligned);
     ASSERT_TRUE(c.can_implement(p)) << c.to_string();
     Verifier ver(p, dev_, 0.0f, 0.5f, 3);
     Stream st;
@@ -236,6 +244,46 @@ TEST_F(GpuKernels, AlphaZeroNeverReadsAAndBInTiledVariants) {
   for (const KernelConfig& c : {tiled(64, 64, 8, 4, 4, 8, 4, 1, 1), tiled(64, 64, 8, 4, 4, 8, 4, 4, 1),
                                 split_reduce_kernel, async_kernel})
     expect_alpha_zero_ignores_a_and_b(c, true);
+}
+
+// ---- the gemv family's variants ------------------------------------------------
+
+// Every short dimension 1..16 on M and on N, every layout and class, edges
+// in the outputs (1000 is not a multiple of a warp's 128) and in K (777 is
+// not a multiple of any batch; 5 leaves most K slices empty), with and
+// without thread groups, split-K and prefetch. The unaligned class runs
+// with leading dimensions that allow 16-byte loads, then padded by 3: both
+// of its paths.
+TEST_F(GpuKernels, GemvVariantsAreCorrectForEveryShortDimension) {
+  struct Variant {
+    int rows, thr, kg, sk, un, pf, ld;
+  };
+  const Variant axpy[] = {{16, 256, 8, 4, 2, 1, 1}, {16, 128, 1, 1, 1, 0, 0}, {4, 128, 2, 16, 4, 0, 0},
+                          {1, 512, 16, 1, 2, 1, 1}, {2, 64, 1, 3, 2, 1, 0}};
+  for (int one : {0, 1})
+    for (int t = 0; t < 4; ++t)
+      for (bool aligned : {true, false}) {
+        const bool ta = t & 1, tb = t & 2;
+        std::vector<KernelConfig> configs;
+        if (GemvFamily::is_dot(gemv(one, 1, 128, 1, 1, 1, 0, 0, aligned, ta, tb)))
+          configs = {gemv(one, 1, 128, 1, 1, 2, 0, 1, aligned, ta, tb), gemv(one, 1, 64, 1, 1, 1, 0, 0, aligned, ta, tb)};
+        else
+          for (const Variant& v : axpy)
+            configs.push_back(gemv(one, v.rows, v.thr, v.kg, v.sk, v.un, v.pf, v.ld, aligned, ta, tb));
+        for (const KernelConfig& c : configs) {
+          SCOPED_TRACE(c.to_string());
+          const int rows = c.get<GemvParams>().rows;
+          for (int64_t rs : std::set<int64_t>{rows, rows / 2 + 1, 1})
+            for (int64_t k : {777, 5}) {
+              const Shape s = one == 0 ? Shape{rs, 1000, k} : Shape{1000, rs, k};
+              expect_correct(c, s, aligned, 1.0f, 0.0f, 0);
+              expect_correct(c, s, aligned, 1.5f, -0.5f, aligned ? 4 : 3);
+            }
+          // (An aligned class needs leading dimensions that short rows lack.)
+          if (!aligned)
+            expect_alpha_zero_ignores_a_and_b(c, false, one == 0 ? Shape{rows, 300, 100} : Shape{300, rows, 100});
+        }
+      }
 }
 
 }  // namespace autogemm

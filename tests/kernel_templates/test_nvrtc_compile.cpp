@@ -96,7 +96,7 @@ Problem problem(int64_t m, int64_t n, int64_t k, int t, bool aligned) {
 /// What a family must build: its defaults for small and large problems of
 /// every layout and alignment class, and the first, last and cheapest (by
 /// its cost model) configs of its space for an odd-sized problem of two
-/// layouts and for an M = 1 and an N = 1 problem. A family with an empty space is still built through its defaults.
+/// layouts, for an M = 1 and an N = 1 problem and for an M = 13 one. A family with an empty space is still built through its defaults.
 std::vector<KernelConfig> family_configs(const KernelFamily& f) {
   std::vector<KernelConfig> out;
   std::set<std::string> seen;
@@ -108,9 +108,11 @@ std::vector<KernelConfig> family_configs(const KernelFamily& f) {
       for (int64_t size : {64, 4096})
         if (auto d = f.default_config(problem(size, size, size, t, aligned))) add(*d);
   const autogemm::SearchLimits lim;
-  // Odd sizes in two layouts, and the matrix-vector shapes (M or N of 1).
+  // Odd sizes in two layouts, the matrix-vector shapes (M or N of 1) and a
+  // short M.
   const Problem samples[] = {problem(127, 257, 509, 0, true), problem(127, 257, 509, 3, false),
-                             problem(1, 257, 509, 0, true), problem(127, 1, 509, 3, false)};
+                             problem(1, 257, 509, 0, true), problem(127, 1, 509, 3, false),
+                             problem(13, 257, 509, 0, true)};
   for (const Problem& p : samples) {
     const std::vector<KernelConfig> space = f.search_space(p, lim);
     if (space.empty()) continue;

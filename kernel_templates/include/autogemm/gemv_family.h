@@ -1,5 +1,6 @@
-// The gemv family: the GEMMs with M == 1 or N == 1 as matrix-vector products
-// (kernel_templates/sgemv.cu), strict FP32, bound by memory bandwidth. Every
+// The gemv family: the GEMMs whose M or N is at most 16 as one matrix
+// streamed against a few vectors (kernel_templates/sgemv.cu), strict FP32,
+// bound by memory bandwidth. Every
 // layout reaches it through the canonical form; it has no default (it cannot
 // compute a general problem) and is chosen by tuning.
 #pragma once
@@ -14,10 +15,14 @@ class GemvFamily;
 /// Parameters of sgemv.cu (see its parameter block for their meaning).
 struct GemvParams {
   using Family = GemvFamily;
-  int one = 0;       ///< 0: M == 1 (y = x . op(B)); 1: N == 1 (y = op(A) . x)
+  int one = 0;       ///< 0: M is short (y = x . op(B)); 1: N is short (y = op(A) . x)
+  int rows = 1;      ///< the short dimension served: 1..rows (1 for the dot kernel)
   int threads = 256; ///< threads per block
   int k_groups = 1;  ///< thread groups along k in a block of the axpy kernel (1 for dot)
   int split_k = 1;   ///< K slices of the axpy kernel (1 for the dot kernel)
+  int unroll = 1;    ///< 4 * unroll matrix loads in flight per thread
+  int prefetch = 0;  ///< axpy: 1 loads the next batch before using this one (0 for dot)
+  int ld_hint = 0;   ///< 1: matrix loads bypass L1 and fetch 256 bytes into L2
   int vec = 1;       ///< 4: 16-byte loads (aligned class); 1: any
 
   bool operator==(const GemvParams& o) const;
@@ -29,6 +34,8 @@ class GemvFamily final : public KernelFamily {
   static const ParamTable<GemvParams>& table();
   /// True when `c` runs the dot kernel (the matrix's rows along k contiguous).
   static bool is_dot(const KernelConfig& c);
+  /// The longest short dimension (M or N) the family serves.
+  static constexpr int kMaxRows = 16;
 
   const char* name() const override { return "gemv"; }
   const KernelTemplate& source() const override;
