@@ -93,25 +93,39 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
+// Technique: 4-byte copies of an operand whose rows run along m or n
+// (the unaligned class) are laid out like 16-byte ones: a thread per 4
+// elements of a row, the 4 a quarter-row apart instead of adjacent (SPREAD).
+// So a thread's copies touch as few global rows as the 16-byte copies do
+// (one 64-bit pointer per row; the elements differ by immediates), each
+// warp-wide copy still reads 128 consecutive bytes and writes 32 banks, and
+// the main loop keeps the registers the row pointers would take.
+template <int MN, bool K_CONTIG, int W>
+struct CopySpread {
+  enum { value = !K_CONTIG && W == 1 && (AG_BK * (MN / 4)) % AG_THREADS == 0 };
+};
+
 // Where copy I of one thread goes, relative to the thread's first copy: all
 // compile-time, so the unrolled copies differ only in immediates and in which
 // multiple of `row_step` they add to the global pointer.
 //   K_CONTIG false (rows along k, mn contiguous): chunks of W floats, CPR per
 //     row; with more threads than chunks per row a copy round covers several
-//     k rows, otherwise a row takes several rounds.
+//     k rows, otherwise a row takes several rounds. SPREAD: chunks of 4
+//     elements CPR apart, copied as 4 copies (J = I / 4, element E = I % 4).
 //   K_CONTIG true (rows along mn, k contiguous): single floats, 8 threads per
 //     8 consecutive k of one mn row, THREADS/8 mn rows per round; after MN
 //     rows the next 8 k.
 template <int MN, bool K_CONTIG, int W, int I>
 struct CopySlot {
-  enum { T = AG_THREADS };
-  enum { CPR = MN / W, R = (T >= CPR ? 1 : CPR / T), KSTEP = (T >= CPR ? T / CPR : 1), G = T / 8 };
+  enum { T = AG_THREADS, SP = CopySpread<MN, K_CONTIG, W>::value };
+  enum { CPR = MN / (SP ? 4 : W), J = SP ? I / 4 : I, E = SP ? I % 4 : 0 };
+  enum { R = (T >= CPR ? 1 : CPR / T), KSTEP = (T >= CPR ? T / CPR : 1), G = T / 8 };
   enum {
-    ROW = K_CONTIG ? (I * G % MN) / G : I / R,             // multiple of row_step
-    DMN = K_CONTIG ? I * G % MN : (I % R) * T * W,          // mn offset in the tile
-    DK = K_CONTIG ? 8 * (I * G / MN) : (I / R) * KSTEP,     // k offset in the tile
-    GOFF = K_CONTIG ? DK : DMN,                             // global offset beyond ROW*row_step
-    SOFF = (DK * (MN + AG_PAD) + DMN) * 4                   // shared byte offset
+    ROW = K_CONTIG ? (I * G % MN) / G : J / R,                           // multiple of row_step
+    DMN = K_CONTIG ? I * G % MN : (J % R) * T * (SP ? 1 : W) + E * CPR,  // mn offset in the tile
+    DK = K_CONTIG ? 8 * (I * G / MN) : (J / R) * KSTEP,                  // k offset in the tile
+    GOFF = K_CONTIG ? DK : DMN,                                          // global offset beyond ROW*row_step
+    SOFF = (DK * (MN + AG_PAD) + DMN) * 4                                // shared byte offset
   };
 };
 
@@ -134,8 +148,8 @@ struct StageCopier {
       slice_step = AG_BK;
       g = x + (i64)(mn_base + mn0) * ld + k_base + k0;
     } else {
-      enum { CPR = MN / W };
-      mn0 = (tid % CPR) * W, k0 = tid / CPR;
+      enum { SP = CopySpread<MN, K_CONTIG, W>::value, CPR = MN / (SP ? 4 : W) };
+      mn0 = (tid % CPR) * (SP ? 1 : W), k0 = tid / CPR;
       row_step = (AG_THREADS >= CPR ? AG_THREADS / CPR : 1) * ld;
       slice_step = (i64)AG_BK * ld;
       g = x + (i64)(k_base + k0) * ld + mn_base + mn0;
