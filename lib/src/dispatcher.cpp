@@ -63,6 +63,7 @@ struct ContextState {
   bool retained_primary = false;
   CUdevice device = 0;
   std::vector<TunedEntry> winners;
+  SearchLimits limits;  ///< this device's, for the cost models of the fallback
   std::unique_ptr<KernelCache> kernels;
   std::shared_mutex plans_mu;
   std::unordered_map<PlanKey, Plan, PlanKeyHash> plans;
@@ -78,7 +79,7 @@ struct ContextState {
       std::shared_lock<std::shared_mutex> lock(plans_mu);
       if (auto it = plans.find(key); it != plans.end()) return it->second;
     }
-    PlanChoice choice = choose_config(p, winners, mode);
+    PlanChoice choice = choose_config(p, winners, mode, limits);
     Plan plan;
     plan.source = choice.source;
     const KernelConfig candidates[] = {choice.config, default_config(p),
@@ -217,6 +218,7 @@ std::shared_ptr<ContextState> Dispatcher::context_state(CUcontext ctx) {
       log().warn("could not read tuned shapes, using built-in defaults: {}", e.what());
     }
   }
+  state->limits = SearchLimits::of(dev);
   state->kernels = std::make_unique<KernelCache>(std::move(dev), store_.get(), counters_.get());
   contexts_.push_back(state);
   return state;

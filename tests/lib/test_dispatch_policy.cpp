@@ -80,33 +80,86 @@ TEST(ChooseConfig, ExactHitTakesTheFastestFamilysWinner) {
   choice = autogemm::choose_config(p, {entry(1024, 512, 256, t, true, 2.0), entry(1024, 512, 256, g, true, 1.5)});
   EXPECT_EQ(choice.source, PlanSource::Exact);
   EXPECT_EQ(choice.config, g);
-  // Two winners at the same distance: the faster one is borrowed.
-  choice = autogemm::choose_config(problem(2048, 512, 256),
+  // Two winners of one shape, borrowed for twice its K (both models scale
+  // their time by 2): the one measured faster runs.
+  choice = autogemm::choose_config(problem(1024, 512, 512),
                                    {entry(1024, 512, 256, t, true, 2.0), entry(1024, 512, 256, g, true, 1.5)});
   EXPECT_EQ(choice.source, PlanSource::Nearest);
   EXPECT_EQ(choice.config, g);
 }
 
-TEST(ChooseConfig, NearestByLogDistanceNotLinearDistance) {
+// Equal estimates (both grids fit one wave, K unchanged): the nearer shape
+// by log distance, not linear distance.
+TEST(ChooseConfig, EqualEstimatesGoToTheNearerShapeInLogDistance) {
   const KernelConfig lo = tiled(64, 64, 8, 4, 4, 4, 1, false, false);
   const KernelConfig hi = tiled(128, 128, 8, 8, 8, 4, 1, false, false);
   // M = 2000: 1000 is closer linearly (1000 vs 1500), 3500 is closer in log
   // (ln 1.75 < ln 2).
   const std::vector<TunedEntry> w = {entry(1000, 512, 512, lo), entry(3500, 512, 512, hi)};
+  const autogemm::SearchLimits lim;
+  ASSERT_DOUBLE_EQ(lo.family().cost(lo, problem(2000, 512, 512), lim), lo.family().cost(lo, problem(1000, 512, 512), lim));
+  ASSERT_DOUBLE_EQ(hi.family().cost(hi, problem(2000, 512, 512), lim), hi.family().cost(hi, problem(3500, 512, 512), lim));
   const auto choice = autogemm::choose_config(problem(2000, 512, 512), w);
   EXPECT_EQ(choice.source, PlanSource::Nearest);
   EXPECT_EQ(choice.config, hi);
 }
 
-TEST(ChooseConfig, NearestSumsTheThreeDimensions) {
+// The estimate, not the distance, decides: each winner's measured time
+// scaled by its family's model from its shape to the problem.
+TEST(ChooseConfig, TheLowestScaledEstimateRunsNotTheNearestShape) {
   const KernelConfig a = tiled(64, 64, 8, 4, 4, 4, 1, false, false);
   const KernelConfig b = tiled(128, 128, 8, 8, 8, 4, 1, false, false);
-  // Problem 1024^3. a: off by x2 in M only (ln 2). b: x1.5 in each of M, N, K
-  // (3 ln 1.5 = 1.22 > 0.69).
+  // Problem 1024^3. a is nearer (x2 in M only) and keeps its time (one wave
+  // either way); b (x1.5 in each dimension) was measured as fast on 1.5x
+  // the K, so the model gives it 2/3 of that here.
+  const Problem p = problem(1024, 1024, 1024);
   const std::vector<TunedEntry> w = {entry(1536, 1536, 1536, b), entry(2048, 1024, 1024, a)};
-  const auto choice = autogemm::choose_config(problem(1024, 1024, 1024), w);
+  auto choice = autogemm::choose_config(p, w);
   EXPECT_EQ(choice.source, PlanSource::Nearest);
+  EXPECT_EQ(choice.config, b);
+  // b measured 2x slower than a: a's estimate (1 ms) beats b's (4/3 ms).
+  choice = autogemm::choose_config(p, {entry(1536, 1536, 1536, b, true, 2.0), entry(2048, 1024, 1024, a)});
   EXPECT_EQ(choice.config, a);
+}
+
+// A family's row that lost on its own shape is not borrowed, even where
+// its model alone would rank it first: the generic kernel (model: FLOPs)
+// keeps its 3 ms on a problem of the same FLOPs, the tiled winner's model
+// grows 8x (K x8 on one wave), and the tiled winner still runs.
+TEST(ChooseConfig, ARowThatLostOnItsOwnShapeIsNotBorrowed) {
+  const KernelConfig t = tiled(128, 64, 16, 8, 4, 4, 1, false, false);
+  const KernelConfig g = KernelConfig::generic(false, false);
+  const Problem p = problem(128, 512, 2048);
+  const autogemm::SearchLimits lim;
+  ASSERT_DOUBLE_EQ(t.family().cost(t, p, lim), 8 * t.family().cost(t, problem(1024, 512, 256), lim));
+  const auto choice =
+      autogemm::choose_config(p, {entry(1024, 512, 256, t, true, 1.0), entry(1024, 512, 256, g, true, 3.0)});
+  EXPECT_EQ(choice.source, PlanSource::Nearest);
+  EXPECT_EQ(choice.config, t);
+}
+
+// The built-in default competes once its family's model is calibrated by
+// stored winners: against a borrowed winner that ran far slower than its
+// family's others, the default runs.
+TEST(ChooseConfig, TheDefaultCompetesWhereItsFamilyHasWinners) {
+  const Problem p = problem(2048, 2048, 2048);
+  const KernelConfig d = autogemm::default_config(p);
+  const autogemm::SearchLimits lim;
+  // The default itself measured on two other shapes (calibration 1: measured
+  // = modelled), and a slow borrowed config of the same family.
+  auto at = [&](int64_t m, const KernelConfig& c, double factor) {
+    const Problem q = problem(m, 2048, 2048);
+    return TunedEntry{q.key(), c, 100.0, 1e3 * factor * c.family().cost(c, q, lim)};
+  };
+  KernelConfig slow = d;
+  slow.get<autogemm::WarpTiledParams>().swizzle = 1;
+  ASSERT_FALSE(slow == d);
+  auto choice = autogemm::choose_config(p, {at(4096, d, 1.0), at(8192, d, 1.0), at(1024, slow, 10.0)});
+  EXPECT_EQ(choice.config, d);  // borrowed from 4096 or 8192, or the default: the same config
+  choice = autogemm::choose_config(p, {at(1024, slow, 10.0), at(3000, slow, 1.0), at(6000, slow, 1.0)});
+  EXPECT_EQ(choice.source, PlanSource::Nearest);  // slow's own shapes, calibration 1
+  choice = autogemm::choose_config(p, {at(1024, slow, 10.0), at(4096, d, 0.5), at(8192, d, 0.5)});
+  EXPECT_EQ(choice.config, d);
 }
 
 TEST(ChooseConfig, VectorWinnerIsNeverUsedForAnUnalignedProblem) {

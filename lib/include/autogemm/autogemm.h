@@ -163,7 +163,7 @@ AUTOGEMM_API autogemm_math_mode autogemm_get_math_mode(void);
 typedef struct {
   unsigned long long calls;          /* autogemm_sgemm calls that launched work */
   unsigned long long exact_hits;     /* dispatched with the tuned config of that shape */
-  unsigned long long nearest_hits;   /* with the config of the nearest tuned shape */
+  unsigned long long nearest_hits;   /* with a config tuned for another shape */
   unsigned long long default_hits;   /* with the built-in default */
   unsigned long long nvrtc_compiles; /* kernels compiled by NVRTC in this process */
   unsigned long long cubins_loaded;  /* kernels loaded from cubins stored in the cache */
@@ -175,8 +175,9 @@ AUTOGEMM_API void autogemm_get_stats(autogemm_stats* out);
 /* Where a plan's config came from (the dispatch policy's three steps). */
 typedef enum AUTOGEMM_ENUM_BASE {
   AUTOGEMM_PLAN_EXACT = 0,   /* tuned for exactly this shape on this GPU */
-  AUTOGEMM_PLAN_NEAREST = 1, /* tuned for the nearest shape that it can run */
-  AUTOGEMM_PLAN_DEFAULT = 2  /* built-in default: nothing tuned applies */
+  AUTOGEMM_PLAN_NEAREST = 1, /* tuned for another shape, chosen by the cost model */
+  AUTOGEMM_PLAN_DEFAULT = 2  /* built-in default: nothing tuned applies, or */
+                             /* the cost model expects it to beat what does */
 } autogemm_plan_source;
 
 /* Sizes of the text fields of autogemm_plan_info, terminating zero included. */

@@ -2,11 +2,17 @@
 //
 //   1. exact: the fastest tuned winner, over the families, for exactly this
 //      (device, canonical shape) whose config can implement the problem
-//   2. nearest: the winner of the closest tuned shape (log-distance over M, N,
-//      K; the fastest family's where a shape has several) with the same
-//      layouts whose config can implement the problem
-//   3. default: a built-in tiled config that implements any problem of the
-//      alignment class; the generic kernel if even that cannot be used.
+//   2. by the cost model: every stored winner of another shape with the same
+//      layouts that can implement the problem and was the fastest family's
+//      on its own shape (source "nearest": borrowed),
+//      and the built-in default where its family has stored winners, each
+//      estimated as its family's model of the problem times measured over
+//      modelled time (a borrowed winner's own ratio where its shape is within
+//      a factor of 4, else the median of its family's winners, as for the
+//      default); the lowest estimate runs, the nearer shape on a tie
+//   3. default: the built-in default that implements any problem of the
+//      alignment class (nothing stored); the generic kernel if even that
+//      cannot be used.
 #pragma once
 
 #include <cstddef>
@@ -44,8 +50,9 @@ std::vector<TunedEntry> usable_winners(const std::vector<WinnerRecord>& rows);
 constexpr size_t kMaxWorkspaceFloats = KernelConfig::kMaxWorkspaceFloats;
 
 /// Applies the policy above to the winners whose family `mode` admits (the
-/// built-in default is strict FP32, admitted by every mode).
+/// built-in default is strict FP32, admitted by every mode); `lim` are the
+/// device's limits the cost models take.
 PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winners,
-                         MathMode mode = MathMode::Strict);
+                         MathMode mode = MathMode::Strict, const SearchLimits& lim = SearchLimits{});
 
 }  // namespace autogemm
