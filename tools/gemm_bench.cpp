@@ -4,9 +4,12 @@
 //   gemm_bench                       the public suite, default cache
 //   gemm_bench --shape 4096x4096x4096:NT --db my.db --json out.json
 //
-// Each side is timed with CUDA events around the call (warm-up first, median
-// of repeated runs, L2 overwritten before every run so neither side finds its
-// operands cached), and each result is compared with an FP64 reference.
+// Each side is timed with CUDA events (warm-up first, median of repeated
+// samples) and neither finds its operands in L2: by default calls run back to
+// back over copies of the operands that together exceed L2 (--timing rotate),
+// or one call per event pair after L2 is overwritten (--timing flush, which
+// charges a bandwidth-bound call for the write-back of the flush). Each
+// result is compared with an FP64 reference.
 //
 // Which kernel autogemm ran comes from autogemm_describe_plan (fields, not
 // text to parse); a plan that cannot be described or whose config does not
@@ -102,8 +105,22 @@ struct Session {
   Benchmark& bench;
   cublasHandle_t cublas;
   TimingOptions topt;
+  bool rotate = true;                    ///< --timing rotate (else flush)
   cublasHandle_t cublas_tf32 = nullptr;  ///< --fp32-accurate: TF32 tensor cores (error reference)
+  std::unique_ptr<RotatingOperands> copies;  ///< the current shape's, when rotating
 };
+
+/// Times `run` on the verifier's call by the session's method (rotating:
+/// on each copy of the operands in turn).
+Timing time_calls(Session& s, const CanonicalCall& call,
+                  const std::function<void(const CanonicalCall&, CUstream)>& run) {
+  if (!s.copies) return s.bench.time([&](CUstream x) { run(call, x); }, s.topt);
+  return s.bench.time_rotating([&](CUstream x, int i) { run(s.copies->call(i), x); }, s.copies->count(), s.topt);
+}
+
+void run_autogemm_checked(const CanonicalCall& c, CUstream s) {
+  if (run_autogemm(c, s) != AUTOGEMM_SUCCESS) throw std::runtime_error(autogemm_last_error());
+}
 
 /// autogemm in math mode FP32_ACCURATE on the verifier's inputs (this thread only).
 Side measure_accurate(Session& s, Verifier& ver, const Problem& p) {
@@ -118,7 +135,7 @@ Side measure_accurate(Session& s, Verifier& ver, const Problem& p) {
   const VerifyResult v = ver.check(st, plan.config ? plan.config->family().accuracy() : AccuracyClass::StrictFp32);
   side.ok = v.ok;
   side.err = v.rel_error;
-  side.tflops = p.flops() / (s.bench.time([&](CUstream x) { run_autogemm(call, x); }, s.topt).median_ms * 1e9);
+  side.tflops = p.flops() / (time_calls(s, call, run_autogemm_checked).median_ms * 1e9);
   autogemm_set_thread_math_mode(AUTOGEMM_MATH_DEFAULT);
   return side;
 }
@@ -133,7 +150,9 @@ Side measure_tf32(Session& s, Verifier& ver, const Problem& p) {
   const VerifyResult v = ver.check(s.stream.get());
   side.ok = v.ok;
   side.err = v.rel_error;
-  side.tflops = p.flops() / (s.bench.time([&](CUstream) { run_cublas(s.cublas_tf32, call); }, s.topt).median_ms * 1e9);
+  side.tflops =
+      p.flops() / (time_calls(s, call, [&](const CanonicalCall& c, CUstream) { run_cublas(s.cublas_tf32, c); })
+                       .median_ms * 1e9);
   side.config = "cublasSgemm, CUBLAS_TF32_TENSOR_OP_MATH";
   return side;
 }
@@ -160,13 +179,15 @@ Row measure_shape(Session& s, const ShapeSpec& spec, double* first_call_ms) {
   const VerifyResult va = ver.check(st, accuracy);
   row.ag_ok = va.ok;
   row.ag_err = va.rel_error;
-  row.ag = s.bench.time([&](CUstream x) { run_autogemm(call, x); }, s.topt);
+  s.copies.reset();
+  if (s.rotate) s.copies = std::make_unique<RotatingOperands>(p, call, size_t(s.dev.l2_bytes), st);
+  row.ag = time_calls(s, call, run_autogemm_checked);
   ver.prepare(st);  // cuBLAS on the same inputs
   run_cublas(s.cublas, call);
   const VerifyResult vc = ver.check(st);
   row.cb_ok = vc.ok;
   row.cb_err = vc.rel_error;
-  row.cb = s.bench.time([&](CUstream) { run_cublas(s.cublas, call); }, s.topt);
+  row.cb = time_calls(s, call, [&](const CanonicalCall& c, CUstream) { run_cublas(s.cublas, c); });
   row.ag_tflops = p.flops() / (row.ag.median_ms * 1e9);
   row.cb_tflops = p.flops() / (row.cb.median_ms * 1e9);
   if (s.cublas_tf32) {
@@ -234,9 +255,11 @@ double geomean_ratio(const std::vector<Row>& rows) {
   return rows.empty() ? 0 : std::exp(log_sum / double(rows.size()));
 }
 
-nlohmann::json to_json(const DeviceInfo& dev, const std::vector<Row>& rows, const Overhead& o, double first_ms) {
+nlohmann::json to_json(const DeviceInfo& dev, const std::vector<Row>& rows, const Overhead& o, double first_ms,
+                       const std::string& timing) {
   nlohmann::json js;
   js["device"] = dev.name;
+  js["timing"] = timing;
   js["shapes"] = nlohmann::json::array();
   for (const Row& r : rows)
     js["shapes"].push_back({{"shape", r.shape}, {"autogemm_tflops", r.ag_tflops}, {"cublas_tflops", r.cb_tflops},
@@ -264,14 +287,15 @@ nlohmann::json to_json(const DeviceInfo& dev, const std::vector<Row>& rows, cons
 
 void print_overhead(const Overhead& o, double first_ms);
 
-void print_results(const std::vector<Row>& rows, const Overhead& o, double first_ms) {
+void print_results(const std::vector<Row>& rows, const Overhead& o, double first_ms, const std::string& timing) {
   std::printf("\n%-22s %9s %9s %6s %9s %9s  %s\n", "shape", "autogemm", "cuBLAS", "ratio", "err(ag)", "err(cb)",
               "autogemm config");
   for (const Row& r : rows)
     std::printf("%-22s %9.2f %9.2f %6.3f %9.1e %9.1e  %s%s\n", r.shape.c_str(), r.ag_tflops, r.cb_tflops,
                 r.ag_tflops / r.cb_tflops, r.ag_err, r.cb_err, r.config.c_str(), r.ag_ok ? "" : "  WRONG");
-  std::printf("geometric mean autogemm/cuBLAS over %zu shapes: %.3f   (TFLOP/s, median of event-timed runs)\n",
-              rows.size(), geomean_ratio(rows));
+  std::printf("geometric mean autogemm/cuBLAS over %zu shapes: %.3f   (TFLOP/s, median of event-timed runs, %s)\n",
+              rows.size(), geomean_ratio(rows),
+              timing == "rotate" ? "back to back over operand copies exceeding L2" : "L2 flushed before each call");
   if (rows.empty() || !rows[0].accurate) return print_overhead(o, first_ms);
   std::printf("\n%-22s %9s %6s %9s %9s %9s  %s\n", "shape", "fp32-acc", "ratio", "err(acc)", "cb-tf32",
               "err(tf32)", "fp32_accurate config");
@@ -300,6 +324,7 @@ struct Options {
   std::string shapes_file, db, json_out;
   int overhead_calls = 20000;
   bool fp32_accurate = false;
+  std::string timing = "rotate";
 };
 
 /// The whole benchmark on a GPU; returns the exit status.
@@ -314,7 +339,8 @@ int run(const Options& opt, const std::vector<ShapeSpec>& specs) {
   Stream stream;
   cublas_check(cublasSetStream(h, reinterpret_cast<cudaStream_t>(stream.get())), "cublasSetStream");
   Benchmark bench(dev, stream.get());
-  Session s{dev, stream, bench, h, TimingOptions{}};
+  Session s{dev, stream, bench, h, TimingOptions{}, true, nullptr, nullptr};
+  s.rotate = opt.timing == "rotate";
   if (opt.fp32_accurate) {
     cublas_check(cublasCreate(&s.cublas_tf32), "cublasCreate");
     cublas_check(cublasSetMathMode(s.cublas_tf32, CUBLAS_TF32_TENSOR_OP_MATH), "cublasSetMathMode(TF32)");
@@ -329,10 +355,10 @@ int run(const Options& opt, const std::vector<ShapeSpec>& specs) {
   const Overhead o = opt.overhead_calls > 0 ? measure_overhead(s, opt.overhead_calls) : Overhead{};
   cublasDestroy(h);
   if (s.cublas_tf32) cublasDestroy(s.cublas_tf32);
-  print_results(rows, o, first_ms);
+  print_results(rows, o, first_ms, opt.timing);
   if (!opt.json_out.empty()) {
     std::ofstream f(opt.json_out);
-    f << to_json(dev, rows, o, first_ms).dump(2) << "\n";
+    f << to_json(dev, rows, o, first_ms, opt.timing).dump(2) << "\n";
   }
   for (const Row& r : rows)
     if (!r.ag_ok || (r.accurate && !r.accurate->ok)) return 1;
@@ -349,6 +375,10 @@ int main(int argc, char** argv) {
   app.add_option("--shapes-file", opt.shapes_file, "file with one shape per line");
   app.add_option("--db", opt.db, "tuning cache to dispatch from (default: the default cache)");
   app.add_option("--json", opt.json_out, "also write the results as JSON to this file");
+  app.add_option("--timing", opt.timing,
+                 "rotate (default): calls back to back over copies of the operands exceeding L2; flush: one call "
+                 "per event pair, L2 overwritten before each")
+      ->check(CLI::IsMember({"rotate", "flush"}));
   app.add_option("--overhead-calls", opt.overhead_calls, "calls timed for the host dispatch overhead (0: skip)");
   app.add_flag("--fp32-accurate", opt.fp32_accurate,
                "also measure autogemm in math mode fp32_accurate (tensor-core 3xTF32 families) and cuBLAS with "

@@ -28,7 +28,7 @@ struct Args {
   int device = 0;
   std::vector<std::string> shapes, families;
   std::string shapes_file, db, strategy = "model", json_out, math_mode;
-  int budget = 48;
+  int budget = kDefaultBudget;
   unsigned seed = 1;
   bool force = false;
   double candidate_timeout = 0;
@@ -113,6 +113,7 @@ nlohmann::json to_json(const std::string& shape, const ShapeOutcome& o) {
   return {{"shape", shape}, {"config", o.best ? o.best->config : ""}, {"gflops", o.best ? o.best->gflops : 0.0},
           {"default_gflops", o.default_gflops}, {"median_ms", o.best ? o.best->median_ms : 0.0},
           {"spread_ms", o.best ? o.best->spread_ms : 0.0}, {"candidates", o.measured}, {"resumed", o.resumed},
+          {"ruled_out", o.ruled_out},
           {"compile_s", o.cost.compile_s}, {"tune_s", o.cost.wall_s}, {"interrupted", o.interrupted},
           {"families", fam}};
 }

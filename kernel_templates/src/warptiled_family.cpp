@@ -260,10 +260,14 @@ double WarpTiledFamily::cost(const KernelConfig& cfg, const Problem& p, const Se
   // Latency hiding wants >= 8 resident warps per SM, or deeper pipelines.
   const double warps = resident * threads(c) / 32.0;
   const double f_occ = std::min(1.0, warps * (c.stages >= 3 ? 1.25 : 1.0) / 8.0);
-  // L2 traffic: a block reads (bm + bn) floats per k for bm*bn FMAs.
+  // L2 traffic: a block reads (bm + bn) floats per k for bm*bn FMAs; from
+  // 32 FMAs per float read, L2 keeps up.
   const double intensity = double(c.bm) * c.bn / double(c.bm + c.bn);
-  const double f_mem = std::min(1.0, intensity / 48.0);
-  double total = waves * resident * block_fma / (f_reg * f_occ * f_mem);
+  const double f_mem = std::min(1.0, intensity / 32.0);
+  // Whichever of the three limits binds sets the rate; they do not compound
+  // (a small tile with few warps is latency-bound, and its extra shared
+  // loads issue in slots the latency leaves free).
+  double total = waves * resident * block_fma / std::min({f_occ, f_reg, f_mem});
   // Per wave: filling the pipeline (stages - 1 slices of latency) and the
   // epilogue, which no FFMA hides (~1 us of a 128-FMA/cycle SM).
   total += waves * 2.5e5;

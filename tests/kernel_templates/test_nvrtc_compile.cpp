@@ -149,7 +149,7 @@ TEST(NvrtcCompile, ReferenceAllTransposes) {
                                            "-DAG_TRANS_B=" + std::to_string((t >> 1) & 1)};
     jobs.push_back({"reference " + opts[0] + " " + opts[1],
                     [&ref, opts] { return autogemm::Compiler::compile(ref.source(), ref.file(), kArch, opts); },
-                    {"agemm_reference", "agemm_check", "agemm_fill_random"}, {}, {}});
+                    {"agemm_reference", "agemm_check", "agemm_fill_random", "agemm_hold"}, {}, {}});
   }
   run_all(jobs);
   expect_built(jobs);

@@ -41,8 +41,12 @@ TEST_F(GpuWorker, FaultingCandidatesAreRecordedAndTuningFindsAVerifiedWinner) {
   opt.worker_path = worker_path();
   opt.candidate_timeout_s = 3.0;
   const char* names[] = {"trap", "oob", "hang"};
+  // The broken kernels stand in for agemm_tiled: a tiled config, whatever
+  // family the default of this shape is.
+  const std::optional<KernelConfig> tiled = TiledFamily::instance().default_config(p);
+  ASSERT_TRUE(tiled.has_value());
   for (int mode : {1, 2, 3})
-    opt.injected.push_back({default_config(p), kBrokenKernelsSource, std::string("broken_kernels.cu:") + names[mode - 1],
+    opt.injected.push_back({*tiled, kBrokenKernelsSource, std::string("broken_kernels.cu:") + names[mode - 1],
                             {"-DAG_BROKEN_MODE=" + std::to_string(mode)}});
   const auto t0 = std::chrono::steady_clock::now();
   const TuneResult r = Tuner(dev_, opt).tune(p);

@@ -150,3 +150,58 @@ TEST(Strategy, HistoryPutsTheNearestShapesWinnersFirst) {
 
 }  // namespace
 }  // namespace autogemm
+
+namespace autogemm {
+namespace {
+
+TEST(ModelCutoff, RulesOutOnlyWhatTheFamilysMostFavourableCalibrationCannotBringUnderTheBest) {
+  const SearchLimits lim;
+  const Problem p = shape("2048x2048x2048");
+  auto space = TiledFamily::instance().search_space(p, lim);
+  std::stable_sort(space.begin(), space.end(), [&](const KernelConfig& a, const KernelConfig& b) {
+    return model_cost(a, p, lim) < model_cost(b, p, lim);
+  });
+  ASSERT_GT(space.size(), 100u);
+  ModelCutoff cut(p, lim);
+  const KernelConfig& slowest = space.back();
+  // Measured at 2x (and one at 1.5x) the model's units: the lowest ratio is 1.5.
+  for (int i = 0; i < ModelCutoff::kMinMeasured; ++i) {
+    EXPECT_FALSE(cut.ruled_out(slowest)) << "ruled out after only " << i << " measurements";
+    cut.measured(space[size_t(i)], model_cost(space[size_t(i)], p, lim) * (i == 3 ? 1.5 : 2.0));
+  }
+  double best = 0;
+  for (int i = 0; i < ModelCutoff::kMinMeasured; ++i) {
+    const double ms = model_cost(space[size_t(i)], p, lim) * (i == 3 ? 1.5 : 2.0);
+    best = i == 0 ? ms : std::min(best, ms);
+  }
+  int out = 0;
+  for (const KernelConfig& c : space) {
+    const bool expected = model_cost(c, p, lim) * 1.5 > ModelCutoff::kMargin * best;
+    EXPECT_EQ(cut.ruled_out(c), expected) << c.to_string();
+    out += expected;
+  }
+  EXPECT_GT(out, 0);
+  EXPECT_LT(out, int(space.size()));
+  // Nonsense measurements change nothing.
+  cut.measured(space[0], 0);
+  cut.measured(space[0], std::numeric_limits<double>::infinity());
+  cut.measured(space[0], std::numeric_limits<double>::quiet_NaN());
+  EXPECT_EQ(cut.ruled_out(slowest), model_cost(slowest, p, lim) * 1.5 > ModelCutoff::kMargin * best);
+}
+
+TEST(ModelCutoff, AFamilyWithoutEnoughMeasurementsKeepsEveryCandidate) {
+  const SearchLimits lim;
+  const Problem p = shape("16x4096x4096");
+  const auto tiled = TiledFamily::instance().search_space(p, lim);
+  const auto gemv = GemvFamily::instance().search_space(p, lim);
+  ASSERT_FALSE(tiled.empty());
+  ASSERT_FALSE(gemv.empty());
+  ModelCutoff cut(p, lim);
+  // Tiled measured very fast: the best time is tiny, yet gemv, never
+  // measured, keeps every candidate.
+  for (size_t i = 0; i < 10; ++i) cut.measured(tiled[i], 1e-6);
+  for (const KernelConfig& c : gemv) EXPECT_FALSE(cut.ruled_out(c)) << c.to_string();
+}
+
+}  // namespace
+}  // namespace autogemm

@@ -1,6 +1,10 @@
 #include "autogemm/benchmark.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "reference_module.h"
 
 namespace autogemm {
 
@@ -21,8 +25,57 @@ Timing summarize(std::vector<double> ms) {
   return t;
 }
 
+namespace {
+
+size_t a_floats(const Problem& p) { return size_t(p.trans_a ? p.k : p.m) * size_t(p.lda); }
+size_t b_floats(const Problem& p) { return size_t(p.trans_b ? p.n : p.k) * size_t(p.ldb); }
+size_t c_floats(const Problem& p) { return size_t(p.m) * size_t(p.ldc); }
+
+// Each copy keeps its original's address modulo this, so a copy is in the
+// same alignment class as the call it copies.
+constexpr size_t kCopyAlign = 256;
+
+size_t padded(size_t floats) { return (floats * 4 + 2 * kCopyAlign - 1) / kCopyAlign * kCopyAlign; }
+
+}  // namespace
+
+size_t RotatingOperands::footprint_bytes(const Problem& p) { return 4 * (a_floats(p) + b_floats(p) + c_floats(p)); }
+
+int RotatingOperands::copies_for(const Problem& p, size_t l2_bytes) {
+  const double footprint = double(std::max<size_t>(footprint_bytes(p), 1));
+  const double most = std::min(1024.0, std::floor(double(size_t(4) << 30) / footprint));
+  return int(std::clamp(std::ceil(3.0 * double(l2_bytes) / footprint), 1.0, std::max(most, 1.0)));
+}
+
+RotatingOperands::RotatingOperands(const Problem& p, const CanonicalCall& call, size_t l2_bytes, CUstream s) {
+  calls_.push_back(call);
+  const int copies = copies_for(p, l2_bytes);
+  if (copies == 1) return;
+  const size_t per_copy = padded(a_floats(p)) + padded(b_floats(p)) + padded(c_floats(p));
+  buffers_.emplace_back(per_copy * size_t(copies - 1));
+  CUdeviceptr next = buffers_.back().get();
+  // Places `floats` floats copied from `src` at the next free address with src's offset modulo kCopyAlign.
+  auto place = [&](const void* src, size_t floats) {
+    const auto from = CUdeviceptr(reinterpret_cast<uintptr_t>(src));
+    const CUdeviceptr to = next + from % kCopyAlign;
+    if (floats) AUTOGEMM_CU(cuMemcpyDtoDAsync(to, from, floats * 4, s));
+    next += padded(floats);
+    return to;
+  };
+  for (int i = 1; i < copies; ++i) {
+    CanonicalCall c = call;
+    c.a = reinterpret_cast<const float*>(place(call.a, a_floats(p)));
+    c.b = reinterpret_cast<const float*>(place(call.b, b_floats(p)));
+    c.c = reinterpret_cast<float*>(place(call.c, c_floats(p)));
+    calls_.push_back(c);
+  }
+  AUTOGEMM_CU(cuStreamSynchronize(s));
+}
+
 Benchmark::Benchmark(const DeviceInfo& dev, CUstream stream)
-    : stream_(stream), flush_(size_t(std::max(dev.l2_bytes, 1 << 20)) * 2) {}
+    : dev_(dev), stream_(stream), flush_(size_t(std::max(dev.l2_bytes, 1 << 20)) * 2) {}
+
+Benchmark::~Benchmark() = default;
 
 void Benchmark::flush() {
   AUTOGEMM_CU(cuMemsetD32Async(flush_.get(), 0x5a5a5a5a, flush_.bytes() / 4, stream_));
@@ -62,6 +115,86 @@ Timing Benchmark::time(const std::function<void(CUstream)>& launch, const Timing
     if (int(samples.size()) >= opt.min_runs && total >= opt.target_ms) break;
     const double per = total / samples.size();
     batch = int(std::clamp((opt.target_ms - total) / std::max(per, 1e-3), 1.0, double(opt.max_runs)));
+  }
+  return summarize(std::move(samples));
+}
+
+Benchmark::Batch Benchmark::run_batch(const std::function<void(CUstream, int)>& launch, int copies, int launches,
+                                      double hold_ms, int* next_copy) {
+  if (!hold_) {
+    hold_module_ = load_reference_module(dev_, false, false);
+    hold_ = hold_module_.function("agemm_hold");
+  }
+  while (events_.size() < 2) events_.push_back(std::make_unique<Event>());
+  unsigned long long ns = static_cast<unsigned long long>(hold_ms * 1e6);
+  void* args[] = {&ns};
+  AUTOGEMM_CU(cuLaunchKernel(hold_, 1, 1, 1, 1, 1, 1, 0, stream_, args, nullptr));
+  events_[0]->record(stream_);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < launches; ++i, *next_copy = (*next_copy + 1) % copies) launch(stream_, *next_copy);
+  const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  events_[1]->record(stream_);
+  AUTOGEMM_CU(cuStreamSynchronize(stream_));
+  return {events_[1]->elapsed_since(*events_[0]) / launches, host_ms};
+}
+
+namespace {
+
+/// How long to hold the stream so that `launches` launches, enqueued at
+/// `host_ms` each and running `gpu_ms` each, never find the GPU idle: the
+/// host must stay ahead of the GPU, so only what it is slower by, summed,
+/// has to be made up in advance (with a margin), plus the first launches.
+double hold_ms(double host_ms, double gpu_ms, int launches) {
+  return 0.02 + 2 * host_ms + 1.5 * std::max(0.0, host_ms - gpu_ms) * launches;
+}
+
+// Before anything is measured: 20 us a launch for the host, a GPU as fast as free.
+constexpr double kHostGuessMs = 0.02;
+
+}  // namespace
+
+double Benchmark::once_rotating(const std::function<void(CUstream, int)>& launch, int copies, bool warm) {
+  if (warm) {
+    for (int i = 0; i < copies; ++i) launch(stream_, i);
+    AUTOGEMM_CU(cuStreamSynchronize(stream_));
+  }
+  int next = 0;
+  const int launches = std::min(copies, 256);
+  return run_batch(launch, copies, launches, hold_ms(kHostGuessMs, 0, launches), &next).gpu_ms_per_launch;
+}
+
+Timing Benchmark::time_rotating(const std::function<void(CUstream, int)>& launch, int copies,
+                                const TimingOptions& opt) {
+  copies = std::max(copies, 1);
+  for (int w = 0; w < opt.warmup; ++w)
+    for (int i = 0; i < copies; ++i) launch(stream_, i);
+  AUTOGEMM_CU(cuStreamSynchronize(stream_));
+  // Batches of about 1 ms of GPU work and at most 256 launches (the
+  // driver's launch queue holds about a thousand, and a split-K call takes
+  // two); a first batch of one launch per copy sizes them unless the caller
+  // knows a launch's time. The copies are taken in turn across batches.
+  int next = 0;
+  double gpu_ms = opt.expected_ms, host_ms = kHostGuessMs;
+  if (!(gpu_ms > 0)) {
+    const int first = std::min(copies, 256);
+    const Batch b = run_batch(launch, copies, first, hold_ms(kHostGuessMs, 0, first), &next);
+    gpu_ms = b.gpu_ms_per_launch;
+    host_ms = b.host_ms / first;
+  }
+  const int launches = int(std::clamp(std::ceil(1.0 / std::max(gpu_ms, 1e-4)), 1.0, 256.0));
+  std::vector<double> samples;
+  double total = 0;
+  for (int retries = 0; int(samples.size()) < opt.max_runs;) {
+    const double hold = hold_ms(host_ms, gpu_ms, launches);
+    const Batch b = run_batch(launch, copies, launches, hold, &next);
+    host_ms = b.host_ms / launches;
+    // The host finished enqueueing after the GPU could have finished the
+    // batch: the GPU may have waited for it. Measure again, held longer.
+    if (b.host_ms > hold + b.gpu_ms_per_launch * (launches - 1) && retries++ < 3) continue;
+    gpu_ms = b.gpu_ms_per_launch;
+    samples.push_back(gpu_ms);
+    total += gpu_ms * launches;
+    if (int(samples.size()) >= opt.min_runs && total >= opt.target_ms) break;
   }
   return summarize(std::move(samples));
 }

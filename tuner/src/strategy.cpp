@@ -82,4 +82,23 @@ std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<Ke
   return out;
 }
 
+void ModelCutoff::measured(const KernelConfig& c, double ms) {
+  const double modelled = model_cost(c, p_, lim_);
+  if (!(ms > 0) || !(modelled > 0) || !std::isfinite(ms) || !std::isfinite(modelled)) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  Calibration& cal = families_[&c.family()];
+  const double ratio = ms / modelled;
+  cal.lowest_ratio = cal.measured == 0 ? ratio : std::min(cal.lowest_ratio, ratio);
+  ++cal.measured;
+  best_ms_ = best_ms_ == 0 ? ms : std::min(best_ms_, ms);
+}
+
+bool ModelCutoff::ruled_out(const KernelConfig& c) const {
+  const double modelled = model_cost(c, p_, lim_);
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = families_.find(&c.family());
+  if (it == families_.end() || it->second.measured < kMinMeasured || best_ms_ == 0) return false;
+  return modelled * it->second.lowest_ratio > kMargin * best_ms_;
+}
+
 }  // namespace autogemm

@@ -4,8 +4,10 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <future>
 #include <limits>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -22,6 +24,7 @@ using Clock = std::chrono::steady_clock;
 struct Compiled {
   std::optional<CompileResult> result;
   std::string error;
+  bool ruled_out = false;  ///< left out before compiling (ModelCutoff)
 };
 
 /// One thing to compile: a config from its template, or an injected source.
@@ -33,49 +36,80 @@ struct Job {
 
 /// Compiles `jobs` on `threads` workers; results are consumed in order
 /// while later ones are still compiling, so NVRTC overlaps GPU measuring.
+/// Compiling stays at most two jobs a thread ahead of the consumer, so that
+/// when `skip` (asked as a job's turn comes) rules a job out, its compile is
+/// saved too; a skipped job is not compiled.
 class CompilePool {
  public:
-  CompilePool(const std::vector<Job>& jobs, int threads) : jobs_(jobs), promises_(jobs.size()) {
+  CompilePool(const std::vector<Job>& jobs, int threads, std::function<bool(const Job&)> skip)
+      : jobs_(jobs), skip_(std::move(skip)), promises_(jobs.size()) {
     for (auto& p : promises_) futures_.push_back(p.get_future());
     const int n = std::max(1, std::min<int>(threads, int(jobs.size())));
+    ahead_ = size_t(2 * n);
     for (int i = 0; i < n; ++i) workers_.emplace_back([this] { work(); });
   }
   ~CompilePool() {
-    stop_ = true;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    turn_.notify_all();
     for (auto& w : workers_) w.join();
   }
-  Compiled get(size_t i) { return futures_[i].get(); }
+  Compiled get(size_t i) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      consumed_ = std::max(consumed_, i);
+    }
+    turn_.notify_all();
+    return futures_[i].get();
+  }
 
  private:
   void work() {
-    for (size_t i; !stop_ && (i = next_++) < jobs_.size();) {
-      Compiled c;
-      const Job& j = jobs_[i];
-      try {
-        c.result = j.injected ? compile_kernel(j.config, j.arch, j.injected->source, j.injected->name,
-                                               j.injected->options)
-                              : compile_kernel(j.config, j.arch);
-        // Spilled registers: correct, but far from the config's speed; it is
-        // recorded as a failed build and never measured (or retried).
-        const std::string spills = spill_report(*c.result);
-        if (!spills.empty()) {
-          c.result.reset();
-          c.error = "rejected before measuring: the build spills registers (" + spills + ")";
-        }
-      } catch (const CompileError& e) {
-        c.error = std::string(e.what()) + "\n" + e.log().substr(0, 2000);
-      } catch (const std::exception& e) {
-        c.error = e.what();
+    for (size_t i; (i = next_++) < jobs_.size();) {
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        turn_.wait(lock, [&] { return stop_ || i < consumed_ + ahead_; });
+        if (stop_) return;
       }
-      promises_[i].set_value(std::move(c));
+      promises_[i].set_value(build(jobs_[i]));
     }
   }
+  Compiled build(const Job& j) const {
+    Compiled c;
+    if (skip_ && skip_(j)) {
+      c.ruled_out = true;
+      return c;
+    }
+    try {
+      c.result = j.injected ? compile_kernel(j.config, j.arch, j.injected->source, j.injected->name,
+                                             j.injected->options)
+                            : compile_kernel(j.config, j.arch);
+      // Spilled registers: correct, but far from the config's speed; it is
+      // recorded as a failed build and never measured (or retried).
+      const std::string spills = spill_report(*c.result);
+      if (!spills.empty()) {
+        c.result.reset();
+        c.error = "rejected before measuring: the build spills registers (" + spills + ")";
+      }
+    } catch (const CompileError& e) {
+      c.error = std::string(e.what()) + "\n" + e.log().substr(0, 2000);
+    } catch (const std::exception& e) {
+      c.error = e.what();
+    }
+    return c;
+  }
   const std::vector<Job>& jobs_;
+  std::function<bool(const Job&)> skip_;
   std::vector<std::promise<Compiled>> promises_;
   std::vector<std::future<Compiled>> futures_;
   std::vector<std::thread> workers_;
   std::atomic<size_t> next_{0};
-  std::atomic<bool> stop_{false};
+  std::mutex mu_;
+  std::condition_variable turn_;
+  size_t consumed_ = 0, ahead_ = 1;
+  bool stop_ = false;
 };
 
 /// The candidates of one tuning, in measuring order: the default first (the
@@ -171,8 +205,14 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
   const double timeout_s = opt_.candidate_timeout_s > 0 ? opt_.candidate_timeout_s : default_candidate_timeout(p);
   double best_ms = std::numeric_limits<double>::infinity();
   for (const Candidate& c : out.candidates) best_ms = std::min(best_ms, c.trial.median_ms);
+  ModelCutoff cutoff(p, SearchLimits::of(dev_));
+  for (const Candidate& c : out.candidates) cutoff.measured(c.config, c.trial.median_ms);
+  // Only a model tuning leaves candidates out; injected kernels always run.
+  auto ruled_out = [&](const Job& j) {
+    return opt_.strategy == StrategyKind::Model && !j.injected && cutoff.ruled_out(j.config);
+  };
   if (!jobs.empty()) {
-    CompilePool pool(jobs, threads);
+    CompilePool pool(jobs, threads, ruled_out);
     worker.set_problem(p, opt_.seed, default_setup_timeout(p));
     const KernelConfig def = default_config(p);
     for (size_t i = 0; i < jobs.size(); ++i) {
@@ -180,7 +220,13 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
         out.interrupted = true;
         break;
       }
-      Candidate cand = measure(worker, jobs[i], pool.get(i), p, best_ms, timeout_s);
+      Compiled compiled = pool.get(i);
+      if (compiled.ruled_out || ruled_out(jobs[i])) {
+        ++out.ruled_out;
+        continue;
+      }
+      Candidate cand = measure(worker, jobs[i], std::move(compiled), p, best_ms, timeout_s);
+      if (cand.trial.status == TrialStatus::Ok && !cand.injected) cutoff.measured(cand.config, cand.trial.median_ms);
       cand.is_default = !cand.injected && cand.config == def;
       out.cost.compile_s += cand.compile_s;
       if (opt_.on_trial) opt_.on_trial(cand);
@@ -188,6 +234,10 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
       out.candidates.push_back(std::move(cand));
     }
   }
+  if (out.ruled_out > 0)
+    log().info("{}: {} candidates left out unmeasured: their family's model, calibrated on its measured ones, "
+               "puts them over {}x the best time",
+               p.to_string(), out.ruled_out, ModelCutoff::kMargin);
   rank(out);
   out.cost.candidates = int(out.candidates.size() - resumed);
   out.cost.strategy = to_string(opt_.strategy);

@@ -123,6 +123,7 @@ ShapeOutcome TuningSession::tune(const Problem& p, const SessionProgress& progre
     Tuner tuner(dev_, opt);
     TuneResult r = tuner.tune(p, on_progress);
     out.measured = r.cost.candidates;
+    out.ruled_out = r.ruled_out;
     out.cost = r.cost;
     out.interrupted = r.interrupted;
     if (r.default_index) out.default_gflops = r.candidates[*r.default_index].trial.gflops;

@@ -6,9 +6,12 @@
 //               model ranks fastest (KernelFamily::cost; costs are compared
 //               within a family only, so the budget applies per family)
 // model and sampled put the winners of the nearest already-tuned shapes of
-// the device first (history), within the same budget.
+// the device first (history), within the same budget. While a model tuning
+// measures, ModelCutoff leaves out the candidates its measurements rule out.
 #pragma once
 
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,5 +51,36 @@ std::vector<KernelConfig> history_candidates(const Problem& p, const std::vector
 std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<KernelConfig>& space,
                                             const Problem& p, const SearchLimits& lim, int budget,
                                             unsigned seed, const std::vector<KernelConfig>& preferred = {});
+
+/// Rules out, during a model tuning, candidates that cannot win. Per family,
+/// each measured candidate gives a ratio measured / modelled time (the model's
+/// units differ between families); once a family has kMinMeasured of them, a
+/// candidate of it is ruled out when even its lowest ratio seen (the most
+/// favourable calibration of the model on this shape) puts it above
+/// kMargin times the best time measured so far, of any family. Candidates
+/// come in model order, so what it leaves out is the far end of a family
+/// that another family, or its own first picks, already beat. Thread-safe:
+/// compile threads ask while the measuring thread reports.
+class ModelCutoff {
+ public:
+  static constexpr int kMinMeasured = 6;
+  static constexpr double kMargin = 1.15;
+
+  ModelCutoff(const Problem& p, const SearchLimits& lim) : p_(p), lim_(lim) {}
+  /// A verified measurement of `c`.
+  void measured(const KernelConfig& c, double ms);
+  bool ruled_out(const KernelConfig& c) const;
+
+ private:
+  struct Calibration {
+    int measured = 0;
+    double lowest_ratio = 0;
+  };
+  Problem p_;
+  SearchLimits lim_;
+  mutable std::mutex mu_;
+  std::map<const KernelFamily*, Calibration> families_;
+  double best_ms_ = 0;  ///< 0: nothing measured yet
+};
 
 }  // namespace autogemm

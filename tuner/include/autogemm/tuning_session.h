@@ -46,6 +46,7 @@ struct ShapeOutcome {
   double default_gflops = 0;          ///< the built-in default, if measured
   int measured = 0;                   ///< candidates measured in this run
   int resumed = 0;                    ///< trials taken from earlier runs
+  int ruled_out = 0;                  ///< candidates left out unmeasured (ModelCutoff)
   TuningCost cost;
   bool interrupted = false;
 };
