@@ -1,18 +1,21 @@
 /* sgemm_example.c — how to call libautogemm from C.
  *
  *   sgemm_example [M N K]      (default 1024 1024 1024, row-major NN)
+ *   sgemm_example --version    the header's and the loaded library's versions
  *
  * Allocates A, B, C with the CUDA runtime, multiplies them with
  * autogemm_sgemm on a stream, checks sampled elements against a double
  * precision product on the host, and prints which kernel ran and whether
  * NVRTC was needed (0 compiles means the kernel came from the tuning cache).
  * Every failure is printed with autogemm_last_error(), the detail behind it.
- * Exit status: 0 correct, 1 wrong or failed, 77 no GPU (skip). */
+ * Exit status: 0 correct, 1 wrong or failed, 77 no GPU (skip); --version:
+ * 0 when header and library agree, 1 otherwise. */
 #include <autogemm/autogemm.h>
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static float rnd(unsigned* s) {
   *s = *s * 1664525u + 1013904223u;
@@ -20,7 +23,17 @@ static float rnd(unsigned* s) {
   return (*s & 1u) ? -(0.25f + 0.75f * u) : (0.25f + 0.75f * u);
 }
 
+/* A program built against one release and run against another finds out here. */
+static int print_versions(void) {
+  int major = 0, minor = 0, patch = 0;
+  const int lib = autogemm_version(&major, &minor, &patch);
+  printf("autogemm header %d.%d.%d, library %d.%d.%d\n", AUTOGEMM_VERSION_MAJOR, AUTOGEMM_VERSION_MINOR,
+         AUTOGEMM_VERSION_PATCH, major, minor, patch);
+  return lib == AUTOGEMM_VERSION ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
+  if (argc == 2 && strcmp(argv[1], "--version") == 0) return print_versions();
   int m = 1024, n = 1024, k = 1024;
   if (argc == 4) {
     m = atoi(argv[1]);
@@ -28,7 +41,7 @@ int main(int argc, char** argv) {
     k = atoi(argv[3]);
   }
   if (m <= 0 || n <= 0 || k <= 0) {
-    fprintf(stderr, "usage: sgemm_example [M N K] (positive sizes)\n");
+    fprintf(stderr, "usage: sgemm_example [M N K] (positive sizes) | --version\n");
     return 1;
   }
   int devices = 0;
