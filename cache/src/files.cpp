@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -104,6 +105,44 @@ void check_directory(const std::string& path, bool writable) {
                    " is not writable (" + why + "), so SQLite cannot create the -shm file it "
                    "needs to read it. Make the directory writable, or switch the file to the "
                    "rollback journal (sqlite3 " + path + " 'PRAGMA journal_mode=DELETE').");
+}
+
+namespace {
+
+// One path's owner and mode against the rule; `what` names it in `why`.
+bool owned_and_unshared(const std::string& path, const char* what, std::string* why) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) {
+    *why = std::string("cannot stat its ") + what + " " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  if (st.st_uid != geteuid() && st.st_uid != 0) {
+    *why = std::string("its ") + what + " " + path + " belongs to user " + std::to_string(st.st_uid) +
+           ", neither this user nor root";
+    return false;
+  }
+  if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+    *why = std::string("its ") + what + " " + path + " is writable by " +
+           ((st.st_mode & S_IWOTH) ? "everyone" : "its group");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool private_to_user(const std::string& path, std::string* why) {
+  std::string ignored;
+  if (!why) why = &ignored;
+  std::vector<char> real(PATH_MAX + 1, '\0');
+  if (!realpath(path.c_str(), real.data())) {
+    *why = "cannot resolve " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  const std::string file(real.data());
+  const size_t slash = file.rfind('/');
+  const std::string dir = slash == 0 ? "/" : file.substr(0, slash);
+  return owned_and_unshared(file, "file", why) && owned_and_unshared(dir, "directory", why);
 }
 
 }  // namespace autogemm::detail

@@ -27,4 +27,8 @@ void create_cache_file(const std::string& path);
 /// SQLite fails later with a misleading "attempt to write a readonly database".
 void check_directory(const std::string& path, bool writable);
 
+/// TuningCache::cubins_trusted: `path` (symlinks followed) and the directory
+/// holding it are owned by this user or root and writable by no one else.
+bool private_to_user(const std::string& path, std::string* why);
+
 }  // namespace autogemm::detail

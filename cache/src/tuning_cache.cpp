@@ -90,6 +90,10 @@ std::string TuningCache::default_path() { return detail::default_cache_path(); }
 
 int TuningCache::schema_version() { return detail::current_schema_version(); }
 
+bool TuningCache::cubins_trusted(const std::string& path, std::string* why) {
+  return detail::private_to_user(path, why);
+}
+
 TuningCache::TuningCache(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 TuningCache::~TuningCache() {

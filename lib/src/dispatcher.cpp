@@ -157,6 +157,12 @@ void Dispatcher::open_store_locked() {
     return;
   }
   store_ = TuningCache::open(path, TuningCache::Mode::ReadOnly);
+  std::string why;
+  cubins_trusted_ = TuningCache::cubins_trusted(path, &why);
+  if (!cubins_trusted_)
+    log().warn("tuning cache {}: its stored kernels are not loaded, because {}; its tuned configs are used, "
+               "compiled here by NVRTC (chmod go-w the file and its directory to use them)",
+               path, why);
 }
 
 void Dispatcher::init(const char* path) {
@@ -219,7 +225,9 @@ std::shared_ptr<ContextState> Dispatcher::context_state(CUcontext ctx) {
     }
   }
   state->limits = SearchLimits::of(dev);
-  state->kernels = std::make_unique<KernelCache>(std::move(dev), store_.get(), counters_.get());
+  // Stored cubins come only from a file no one else can write (a cache carries code).
+  state->kernels =
+      std::make_unique<KernelCache>(std::move(dev), cubins_trusted_ ? store_.get() : nullptr, counters_.get());
   contexts_.push_back(state);
   return state;
 }

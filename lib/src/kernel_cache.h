@@ -32,7 +32,7 @@ class KernelCache {
 
  private:
   DeviceInfo dev_;
-  TuningCache* store_;  // may be null: no cache file
+  TuningCache* store_;  // may be null: no cache file, or one whose cubins are not trusted
   DispatchCounters* counters_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const LoadedKernel>> kernels_;

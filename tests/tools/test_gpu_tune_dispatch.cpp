@@ -1,5 +1,6 @@
 // gemm_tune fills a cache; a second process (the example program) dispatches
-// the tuned kernel from it without invoking NVRTC. Without a GPU, gemm_tune
+// the tuned kernel from it without invoking NVRTC, and compiles it instead
+// once the file is writable by others. Without a GPU, gemm_tune
 // must fail with one clear sentence (that part runs everywhere).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -79,6 +80,17 @@ TEST(GpuTuneDispatch, SecondProcessDispatchesFromCacheWithoutNvrtc) {
   Output again = run(GEMM_TUNE + " --device 0 --db " + db + " --shape 384x320x256 --budget 6");
   ASSERT_EQ(again.status, 0) << again.text;
   EXPECT_NE(again.text.find("already tuned"), std::string::npos) << again.text;
+
+  // The same cache made writable by the group: its cubins are code someone
+  // else could have put there. The tuned config still runs, compiled here,
+  // and the log says why once.
+  ASSERT_EQ(run("chmod g+w " + db).status, 0);
+  Output shared = run("AUTOGEMM_LOG_LEVEL=info AUTOGEMM_CACHE=" + db + " " + SGEMM_EXAMPLE + " 384 320 256");
+  ASSERT_EQ(shared.status, 0) << shared.text;
+  EXPECT_NE(shared.text.find("exact=1"), std::string::npos) << shared.text;
+  EXPECT_NE(shared.text.find("nvrtc_compiles=1"), std::string::npos) << shared.text;
+  EXPECT_NE(shared.text.find("cubins_loaded=0"), std::string::npos) << shared.text;
+  EXPECT_NE(shared.text.find("stored kernels are not loaded"), std::string::npos) << shared.text;
   run("rm -rf " + dir);
 }
 

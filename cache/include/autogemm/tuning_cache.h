@@ -9,6 +9,12 @@
 // Families: winners are kept per (device, shape, family); a config begins with
 // its family's name ("tiled ..."), and stale means another hash of that family.
 //
+// A cache carries code: the cubins it stores run in every process that
+// dispatches from it. cubins_trusted() says whether a file may supply them
+// (owned by this user or root and writable by no one else, with its
+// directory); the library loads stored cubins only from such a file and
+// otherwise compiles the stored configs itself.
+//
 // Concurrency: several processes may hold the same file open. Writers use
 // short `BEGIN IMMEDIATE` transactions and a busy timeout, so a concurrent
 // writer waits instead of failing. A file that is corrupt, foreign (another
@@ -99,6 +105,14 @@ class TuningCache {
 
   /// Schema version this build writes.
   static int schema_version();
+
+  /// Whether the compiled kernels stored in the cache at `path` may be loaded
+  /// into this process: the file (symlinks followed) and its directory must be
+  /// owned by this user or root and writable by neither group nor others,
+  /// the rule OpenSSH applies to private keys; anyone else who could write
+  /// either could put code there. False with the reason in `why` (which
+  /// check, which path) otherwise. Reads file metadata only.
+  static bool cubins_trusted(const std::string& path, std::string* why = nullptr);
 
   ~TuningCache();
   TuningCache(const TuningCache&) = delete;

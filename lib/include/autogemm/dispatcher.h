@@ -96,6 +96,7 @@ class Dispatcher {
   bool path_chosen_ = false;
   bool store_opened_ = false;
   std::unique_ptr<TuningCache> store_;
+  bool cubins_trusted_ = false;  ///< store_'s cubins may be loaded (TuningCache::cubins_trusted)
   std::vector<std::shared_ptr<ContextState>> contexts_;
 };
 
