@@ -1,14 +1,19 @@
 // autogemm_cache: inspect, export and import the tuning cache.
 //
 //   autogemm_cache path
+//   autogemm_cache list    [--db P] [--trials] [--device D] [--shape S] [--family F] [--status S] [--json]
 //   autogemm_cache winners [--db P] [--json]
 //   autogemm_cache trials  [--db P] --shape [col:]MxNxK[:NN|NT|TN|TT] [--json]
 //   autogemm_cache export  [--db P] --out F.json
 //   autogemm_cache import  [--db P] --in F.json
+//   autogemm_cache merge   [--db P] --from OTHER.db [--trust-cubins] [--json]
+//   autogemm_cache diff    A.db B.db [--json]
+//   autogemm_cache vacuum  [--db P] [--json]
 //
-// Thin: parses arguments, calls autogemm::TuningCache, prints. Import merges:
-// winners by the record_winner rule, trials upserted, devices recreated.
-// Compiled kernels (cubins) are not exported: they are rebuilt on demand.
+// Thin: parses arguments, calls autogemm::TuningCache, prints. Import and
+// merge: winners by the record_winner rule, trials upserted, devices
+// recreated. Compiled kernels (cubins) are not exported (they are rebuilt on
+// demand); merge takes another cache's only with --trust-cubins.
 //
 // Shapes are written as for gemm_tune and gemm_bench (autogemm::parse_shape:
 // one grammar for every tool) and matched in autogemm's canonical form, the
@@ -25,169 +30,20 @@
 #include "autogemm/log.h"
 #include "autogemm/problem.h"
 #include "autogemm/tuning_cache.h"
+#include "cache_tool_format.h"
+#include "cache_tool_ops.h"
 
 namespace {
 
+using namespace autogemm::cache_tool;
 using autogemm::CacheError;
 using autogemm::DeviceKey;
 using autogemm::ShapeKey;
 using autogemm::TrialRow;
 using autogemm::TuningCache;
 using autogemm::WinnerRecord;
-using nlohmann::json;
-
-constexpr const char* kFormat = "autogemm-tuning-cache";
-// Version 1 files written before rows carried a family have none: a config
-// begins with its family's name, so the family is read from there. Writing
-// the field needs no new version: older readers ignore it.
-constexpr int kFormatVersion = 1;
-
-// --- JSON: the export format ------------------------------------------------
-
-void put_shape(json& j, const ShapeKey& s) {
-  j["m"] = s.m;
-  j["n"] = s.n;
-  j["k"] = s.k;
-  j["trans_a"] = s.trans_a;
-  j["trans_b"] = s.trans_b;
-  j["aligned"] = s.aligned;
-}
-
-ShapeKey get_shape(const json& j) {
-  ShapeKey s;
-  s.m = j.at("m").get<int64_t>();
-  s.n = j.at("n").get<int64_t>();
-  s.k = j.at("k").get<int64_t>();
-  s.trans_a = j.at("trans_a").get<bool>();
-  s.trans_b = j.at("trans_b").get<bool>();
-  s.aligned = j.at("aligned").get<bool>();
-  return s;
-}
-
-json device_json(const DeviceKey& d) {
-  return {{"name", d.name},
-          {"cc_major", d.cc_major},
-          {"cc_minor", d.cc_minor},
-          {"sm_count", d.sm_count},
-          {"driver_version", d.driver_version},
-          {"nvrtc_version", d.nvrtc_version}};
-}
-
-DeviceKey get_device(const json& j) {
-  return {j.at("name").get<std::string>(),   j.at("cc_major").get<int>(),
-          j.at("cc_minor").get<int>(),       j.at("sm_count").get<int>(),
-          j.at("driver_version").get<int>(), j.at("nvrtc_version").get<int>()};
-}
-
-/// The "family" field, or for exports that predate it the first word of the config.
-std::string get_family(const json& j) {
-  if (j.contains("family")) return j.at("family").get<std::string>();
-  const std::string config = j.at("config").get<std::string>();
-  return config.substr(0, config.find(' '));
-}
-
-json winner_json(const WinnerRecord& w) {
-  json j = {{"family", w.family},       {"config", w.config},
-            {"template_hash", w.template_hash},
-            {"median_ms", w.median_ms}, {"spread_ms", w.spread_ms},
-            {"gflops", w.gflops},       {"tuned_at", w.tuned_at}};
-  put_shape(j, w.shape);
-  return j;
-}
-
-WinnerRecord get_winner(const json& j) {
-  WinnerRecord w;
-  w.shape = get_shape(j);
-  w.family = get_family(j);
-  w.config = j.at("config").get<std::string>();
-  w.template_hash = j.at("template_hash").get<std::string>();
-  w.median_ms = j.at("median_ms").get<double>();
-  w.spread_ms = j.at("spread_ms").get<double>();
-  w.gflops = j.at("gflops").get<double>();
-  w.tuned_at = j.at("tuned_at").get<int64_t>();
-  return w;
-}
-
-json trial_json(const TrialRow& r) {
-  json j = {{"family", r.family},
-            {"template_hash", r.template_hash},
-            {"config", r.trial.config},
-            {"status", autogemm::to_string(r.trial.status)},
-            {"median_ms", r.trial.median_ms},
-            {"spread_ms", r.trial.spread_ms},
-            {"gflops", r.trial.gflops},
-            {"detail", r.trial.detail},
-            {"recorded_at", r.recorded_at}};
-  put_shape(j, r.shape);
-  return j;
-}
-
-TrialRow get_trial(const json& j) {
-  const std::string status = j.at("status").get<std::string>();
-  auto parsed = autogemm::parse_trial_status(status);
-  if (!parsed) throw std::runtime_error("unknown trial status '" + status + "'");
-  TrialRow r;
-  r.shape = get_shape(j);
-  r.family = get_family(j);
-  r.template_hash = j.at("template_hash").get<std::string>();
-  r.trial.config = j.at("config").get<std::string>();
-  r.trial.status = *parsed;
-  r.trial.median_ms = j.at("median_ms").get<double>();
-  r.trial.spread_ms = j.at("spread_ms").get<double>();
-  r.trial.gflops = j.at("gflops").get<double>();
-  r.trial.detail = j.value("detail", std::string());
-  r.recorded_at = j.at("recorded_at").get<int64_t>();
-  return r;
-}
-
-// --- text output ------------------------------------------------------------
-
-std::string layout(const ShapeKey& s) {
-  return std::string(s.trans_a ? "T" : "N") + (s.trans_b ? "T" : "N");
-}
-
-std::string dims(const ShapeKey& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
-std::string utc(int64_t t) {
-  std::time_t tt = static_cast<std::time_t>(t);
-  std::tm tm{};
-  char buf[32] = "?";
-  if (gmtime_r(&tt, &tm)) std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
-  return buf;
-}
-
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-void print_table(const std::vector<std::string>& header,
-                 const std::vector<std::vector<std::string>>& rows) {
-  std::vector<size_t> width(header.size());
-  for (size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
-  }
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string out;
-    for (size_t c = 0; c < cells.size(); ++c) {
-      out += cells[c];
-      if (c + 1 < cells.size()) out += std::string(width[c] - cells[c].size() + 2, ' ');
-    }
-    std::cout << out << "\n";
-  };
-  line(header);
-  for (const auto& r : rows) line(r);
-}
 
 // --- subcommands ------------------------------------------------------------
-
-std::unique_ptr<TuningCache> open_db(const std::string& db, TuningCache::Mode mode) {
-  return TuningCache::open(db.empty() ? TuningCache::default_path() : db, mode);
-}
 
 int cmd_winners(const std::string& db, bool as_json) {
   auto cache = open_db(db, TuningCache::Mode::ReadOnly);
@@ -207,20 +63,6 @@ int cmd_winners(const std::string& db, bool as_json) {
   else
     print_table({"device", "layout", "MxNxK", "aligned", "family", "config", "GFLOP/s", "when"}, rows);
   return 0;
-}
-
-/// The canonical shape (what the cache stores) of a shape as the tools take it.
-ShapeKey parse_shape_arg(const std::string& text) {
-  autogemm::ShapeSpec spec;
-  std::string why;
-  if (!autogemm::parse_shape(text, &spec, &why)) throw CLI::ValidationError("--shape", why);
-  return spec.problem().key();
-}
-
-/// Same problem in canonical form; the alignment class is not part of a
-/// shape's text, so trials of both classes match.
-bool same_problem(const ShapeKey& a, const ShapeKey& b) {
-  return a.m == b.m && a.n == b.n && a.k == b.k && a.trans_a == b.trans_a && a.trans_b == b.trans_b;
 }
 
 int cmd_trials(const std::string& db, const std::string& shape_text, bool as_json) {
@@ -318,7 +160,7 @@ int cmd_import(const std::string& db, const std::string& in_path) {
 
 int main(int argc, char** argv) {
   autogemm::set_default_log_level(spdlog::level::info);  // the store's notes, on stderr
-  CLI::App app{"Inspect, export and import the autogemm tuning cache."};
+  CLI::App app{"Inspect, export, import, merge and compare autogemm tuning caches."};
   app.require_subcommand(1);
   std::string db, shape, file;
   bool as_json = false;
@@ -341,6 +183,31 @@ int main(int argc, char** argv) {
   auto* import_cmd = app.add_subcommand("import", "merge a JSON export into a cache");
   import_cmd->add_option("--db", db, db_help);
   import_cmd->add_option("--in", file, "JSON file to read")->required()->check(CLI::ExistingFile);
+  ListFilter filter;
+  auto* list_cmd = app.add_subcommand("list", "list winners (or every trial with --trials), filtered");
+  list_cmd->add_option("--db", db, db_help);
+  list_cmd->add_flag("--trials", filter.trials, "list trials instead of winners");
+  list_cmd->add_option("--device", filter.device, "only devices whose name contains this");
+  list_cmd->add_option("--shape", filter.shape, "only this shape, as gemm_tune takes it");
+  list_cmd->add_option("--family", filter.family, "only this kernel family (tiled, warptiled, gemv, ...)");
+  list_cmd->add_option("--status", filter.status, "trials only: ok, wrong_result, compile_failed, ...");
+  list_cmd->add_flag("--json", as_json, "print JSON instead of a table");
+  std::string other;
+  bool trust_cubins = false;
+  auto* merge_cmd = app.add_subcommand("merge", "merge another cache file into this one (the faster winner stays)");
+  merge_cmd->add_option("--db", db, db_help);
+  merge_cmd->add_option("--from", other, "cache file to merge in (read only)")->required()->check(CLI::ExistingFile);
+  merge_cmd->add_flag("--trust-cubins", trust_cubins,
+                      "also take its compiled kernels (code that will run in every process using this cache)");
+  merge_cmd->add_flag("--json", as_json, "print JSON instead of a sentence");
+  std::string diff_a, diff_b;
+  auto* diff_cmd = app.add_subcommand("diff", "compare the winners of two caches");
+  diff_cmd->add_option("a", diff_a, "first cache file")->required()->check(CLI::ExistingFile);
+  diff_cmd->add_option("b", diff_b, "second cache file")->required()->check(CLI::ExistingFile);
+  diff_cmd->add_flag("--json", as_json, "print JSON instead of a table");
+  auto* vacuum_cmd = app.add_subcommand("vacuum", "compact the cache file (SQLite VACUUM)");
+  vacuum_cmd->add_option("--db", db, db_help);
+  vacuum_cmd->add_flag("--json", as_json, "print JSON instead of a sentence");
 
   CLI11_PARSE(app, argc, argv);
   try {
@@ -352,6 +219,10 @@ int main(int argc, char** argv) {
     if (*trials_cmd) return cmd_trials(db, shape, as_json);
     if (*export_cmd) return cmd_export(db, file);
     if (*import_cmd) return cmd_import(db, file);
+    if (*list_cmd) return cmd_list(db, filter, as_json);
+    if (*merge_cmd) return cmd_merge(db, other, trust_cubins, as_json);
+    if (*diff_cmd) return cmd_diff(diff_a, diff_b, as_json);
+    if (*vacuum_cmd) return cmd_vacuum(db, as_json);
   } catch (const CLI::Error& e) {
     return app.exit(e);
   } catch (const std::exception& e) {

@@ -13,25 +13,12 @@
 #include <string>
 
 #include "autogemm/cuda_driver.h"
+#include "run_command.h"
 
 namespace {
 
-struct Output {
-  int status = -1;
-  std::string text;
-};
-
-Output run(const std::string& cmd) {
-  Output out;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return out;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.text.append(buf.data(), n);
-  const int st = pclose(p);
-  out.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return out;
-}
+using Output = autogemm::testing::CommandOutput;
+Output run(const std::string& cmd) { return autogemm::testing::run_command(cmd); }
 
 // Tools live in the build tree at a fixed place relative to this binary.
 std::string tool(const char* name) {

@@ -70,6 +70,12 @@ struct TrialRow {
   int64_t recorded_at = 0;     ///< unix seconds; 0 on input means "now"
 };
 
+/// A compiled kernel with its key (TuningCache::load_all_cubins).
+struct StoredCubin {
+  CubinKey key;
+  std::vector<char> cubin;
+};
+
 /// What TuningCache::merge did.
 struct MergeStats {
   size_t winners_stored = 0;   ///< winners that replaced or added an entry
@@ -183,6 +189,14 @@ class TuningCache {
   /// (including an empty family) throws CacheError and merges nothing.
   MergeStats merge(const DeviceKey& dev, const std::vector<WinnerRecord>& winners,
                    const std::vector<TrialRow>& trials);
+
+  /// Every stored cubin that is not empty (merging caches with
+  /// autogemm_cache merge --trust-cubins).
+  std::vector<StoredCubin> load_all_cubins() const;
+
+  /// Rebuilds the file without its free pages (SQLite VACUUM). Needs a
+  /// ReadWrite cache and room for a temporary copy; throws CacheError.
+  void vacuum();
 
  private:
   struct Impl;

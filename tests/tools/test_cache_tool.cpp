@@ -1,0 +1,158 @@
+// autogemm_cache on fixture caches (no GPU): list and its filters, merge of
+// another cache file (the faster winner stays, nothing lost, cubins only with
+// --trust-cubins), diff, vacuum, and an export/import round trip. The tool
+// runs as a child process; its JSON output is what the tests read.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "cache_test_util.h"
+#include "run_command.h"
+
+namespace autogemm::test {
+namespace {
+
+using Output = autogemm::testing::CommandOutput;
+
+std::string tool() {
+  char self[4096] = {};
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  std::string dir = n > 0 ? std::string(self, size_t(n)) : std::string();
+  return dir.substr(0, dir.rfind('/')) + "/" + TOOLS_REL + "/autogemm_cache";
+}
+
+Output run(const std::string& args) { return autogemm::testing::run_command(tool() + " " + args); }
+
+nlohmann::json run_json(const std::string& args) {
+  const Output o = run(args + " --json");
+  EXPECT_EQ(o.status, 0) << args << ":\n" << o.text;
+  return nlohmann::json::parse(o.text, nullptr, false);
+}
+
+DeviceKey a100() { return {"NVIDIA A100-SXM4-80GB", 8, 0, 108, 12040, 12040}; }
+
+TrialRecord ok_trial(const std::string& config, double ms) { return {config, TrialStatus::Ok, ms, 0.001, 1000 / ms, ""}; }
+
+/// A cache with an H200 (two shapes, tiled and warptiled) and an A100 (one
+/// shape), their trials (one failed), and a cubin.
+void fill(const std::string& path, double ms_4096) {
+  auto c = open_rw(path);
+  const ShapeKey big = shape(4096, 4096, 4096), small = shape(128, 128, 128);
+  c->record_trials(h200(), big, "warptiled", "hash1",
+                   {ok_trial("warptiled bm=128", ms_4096), {"warptiled bm=64", TrialStatus::CompileFailed, 0, 0, 0, "x"}});
+  c->record_winner(h200(), winner(big, "warptiled bm=128", ms_4096, 0.001), cost());
+  c->record_trials(h200(), small, "tiled", "hash1", {ok_trial("tiled bm=32", 0.01)});
+  c->record_winner(h200(), winner(small, "tiled bm=32", 0.01, 0.0001), cost());
+  c->record_trials(a100(), big, "tiled", "hash1", {ok_trial("tiled bm=64", 4.0)});
+  c->record_winner(a100(), winner(big, "tiled bm=64", 4.0, 0.01), cost());
+  c->store_cubin({"hash1", "warptiled bm=128", "sm_90", 13000}, std::vector<char>(64, 'k'));
+}
+
+class CacheTool : public ::testing::Test {
+ protected:
+  std::string db(const char* name) const { return dir_.file(name); }
+  TempDir dir_;
+};
+
+TEST_F(CacheTool, ListFiltersWinnersAndTrials) {
+  fill(db("a.db"), 2.0);
+  EXPECT_EQ(run_json("list --db " + db("a.db")).size(), 3u);
+  EXPECT_EQ(run_json("list --db " + db("a.db") + " --device H200").size(), 2u);
+  EXPECT_EQ(run_json("list --db " + db("a.db") + " --family tiled").size(), 2u);
+  const auto one = run_json("list --db " + db("a.db") + " --device H200 --shape 4096x4096x4096");
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0]["config"], "warptiled bm=128");
+  EXPECT_EQ(run_json("list --db " + db("a.db") + " --trials").size(), 4u);
+  const auto failed = run_json("list --db " + db("a.db") + " --trials --status compile_failed");
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(failed[0]["config"], "warptiled bm=64");
+  const Output bad = run("list --db " + db("a.db") + " --trials --status nonsense");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.text.find("nonsense"), std::string::npos) << bad.text;
+}
+
+TEST_F(CacheTool, MergeKeepsTheFasterWinnerAndLosesNothing) {
+  fill(db("a.db"), 2.0);
+  {  // b: the same H200 shape 2x faster with another config, and a shape a lacks
+    auto b = open_rw(db("b.db"));
+    const ShapeKey big = shape(4096, 4096, 4096), mid = shape(1024, 1024, 1024);
+    b->record_trials(h200(), big, "warptiled", "hash1", {ok_trial("warptiled bm=256", 1.0)});
+    b->record_winner(h200(), winner(big, "warptiled bm=256", 1.0, 0.001), cost());
+    b->record_trials(h200(), mid, "warptiled", "hash1", {ok_trial("warptiled bm=64", 0.1)});
+    b->record_winner(h200(), winner(mid, "warptiled bm=64", 0.1, 0.001), cost());
+    b->store_cubin({"hash1", "warptiled bm=256", "sm_90", 13000}, std::vector<char>(32, 'b'));
+  }
+  const auto m = run_json("merge --db " + db("a.db") + " --from " + db("b.db"));
+  EXPECT_EQ(m["winners_stored"], 2);
+  EXPECT_EQ(m["cubins_taken"], 0);
+  EXPECT_EQ(m["cubins_left"], 1);
+  auto a = TuningCache::open(db("a.db"), TuningCache::Mode::ReadOnly);
+  const auto w = a->find_winner(h200(), shape(4096, 4096, 4096), "warptiled", "hash1");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->config, "warptiled bm=256");
+  EXPECT_TRUE(a->find_winner(h200(), shape(1024, 1024, 1024), "warptiled", "hash1").has_value());
+  EXPECT_EQ(a->load_trials(h200(), shape(4096, 4096, 4096)).size(), 3u) << "a trial was lost";
+  EXPECT_FALSE(a->load_cubin({"hash1", "warptiled bm=256", "sm_90", 13000}).has_value())
+      << "another machine's kernel was taken without --trust-cubins";
+  a.reset();
+  const Output text = run("merge --db " + db("a.db") + " --from " + db("b.db"));
+  EXPECT_NE(text.text.find("--trust-cubins"), std::string::npos) << text.text;
+  EXPECT_EQ(run_json("merge --db " + db("a.db") + " --from " + db("b.db") + " --trust-cubins")["cubins_taken"], 1);
+  a = TuningCache::open(db("a.db"), TuningCache::Mode::ReadOnly);
+  EXPECT_TRUE(a->load_cubin({"hash1", "warptiled bm=256", "sm_90", 13000}).has_value());
+
+  // The other way round the slower incoming winner loses and a's stays.
+  fill(db("slow.db"), 8.0);
+  EXPECT_EQ(run_json("merge --db " + db("a.db") + " --from " + db("slow.db"))["winners_kept"], 3);
+  a = TuningCache::open(db("a.db"), TuningCache::Mode::ReadOnly);
+  EXPECT_EQ(a->find_winner(h200(), shape(4096, 4096, 4096), "warptiled", "hash1")->config, "warptiled bm=256");
+}
+
+TEST_F(CacheTool, MergeRefusesAFileThatIsNotACacheAndLeavesTheTargetAlone) {
+  fill(db("a.db"), 2.0);
+  { std::ofstream(db("junk.db")) << "not a database at all, just text that is long enough to have a header"; }
+  const Output o = run("merge --db " + db("a.db") + " --from " + db("junk.db"));
+  EXPECT_NE(o.status, 0);
+  EXPECT_NE(o.text.find("junk.db"), std::string::npos) << o.text;
+  EXPECT_EQ(run_json("list --db " + db("a.db")).size(), 3u);
+}
+
+TEST_F(CacheTool, DiffNamesAddedRemovedFasterSlowerAndSame) {
+  fill(db("a.db"), 2.0);
+  fill(db("b.db"), 1.0);  // the H200 4096³ winner twice as fast
+  {
+    auto b = open_rw(db("b.db"));
+    b->record_winner(h200(), winner(shape(1024, 1024, 1024), "warptiled bm=64", 0.1, 0.001), cost());
+  }
+  const auto d = run_json("diff " + db("a.db") + " " + db("b.db"));
+  std::map<std::string, int> n;
+  for (const auto& row : d) n[row["change"].get<std::string>()]++;
+  EXPECT_EQ(n["faster"], 1);
+  EXPECT_EQ(n["added"], 1);
+  EXPECT_EQ(n["same"], 2);
+  const auto back = run_json("diff " + db("b.db") + " " + db("a.db"));
+  n.clear();
+  for (const auto& row : back) n[row["change"].get<std::string>()]++;
+  EXPECT_EQ(n["slower"], 1);
+  EXPECT_EQ(n["removed"], 1);
+}
+
+TEST_F(CacheTool, VacuumKeepsEveryRow) {
+  fill(db("a.db"), 2.0);
+  const auto v = run_json("vacuum --db " + db("a.db"));
+  EXPECT_GT(v["bytes_after"].get<int64_t>(), 0);
+  EXPECT_EQ(run_json("list --db " + db("a.db") + " --trials").size(), 4u);
+}
+
+TEST_F(CacheTool, ExportThenImportReproducesTheWinners) {
+  fill(db("a.db"), 2.0);
+  ASSERT_EQ(run("export --db " + db("a.db") + " --out " + db("a.json")).status, 0);
+  ASSERT_EQ(run("import --db " + db("c.db") + " --in " + db("a.json")).status, 0);
+  EXPECT_EQ(run_json("list --db " + db("c.db")), run_json("list --db " + db("a.db")));
+}
+
+}  // namespace
+}  // namespace autogemm::test

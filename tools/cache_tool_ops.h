@@ -1,0 +1,33 @@
+// autogemm_cache's subcommands that work on whole caches: list (filtered),
+// merge (another cache file into this one), diff (two caches), vacuum.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "autogemm/tuning_keys.h"
+
+namespace autogemm::cache_tool {
+
+/// What `list` shows: winners, or with `trials` every trial; each filter
+/// applies when set (device: part of the device's name; status: trials only).
+struct ListFilter {
+  bool trials = false;
+  std::string device, shape, family, status;
+};
+int cmd_list(const std::string& db, const ListFilter& f, bool as_json);
+
+/// Merges the cache at `from` into `db`: winners by the record_winner rule
+/// (the faster verified one stays), trials upserted, nothing deleted. The
+/// other cache's cubins are code from elsewhere: taken only with
+/// `trust_cubins`, else counted and left behind.
+int cmd_merge(const std::string& db, const std::string& from, bool trust_cubins, bool as_json);
+
+/// Winners of cache `a` against cache `b`, per device, shape and family:
+/// added, removed, faster, slower (beyond both spreads) or the same.
+int cmd_diff(const std::string& a, const std::string& b, bool as_json);
+
+/// SQLite VACUUM on `db`, with the file's size before and after.
+int cmd_vacuum(const std::string& db, bool as_json);
+
+}  // namespace autogemm::cache_tool
