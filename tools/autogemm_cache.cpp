@@ -8,6 +8,7 @@
 //   autogemm_cache import  [--db P] --in F.json
 //   autogemm_cache merge   [--db P] --from OTHER.db [--trust-cubins] [--json]
 //   autogemm_cache diff    A.db B.db [--json]
+//   autogemm_cache prune   [--db P] [--dry-run] [--json]
 //   autogemm_cache vacuum  [--db P] [--json]
 //
 // Thin: parses arguments, calls autogemm::TuningCache, prints. Import and
@@ -205,6 +206,12 @@ int main(int argc, char** argv) {
   diff_cmd->add_option("a", diff_a, "first cache file")->required()->check(CLI::ExistingFile);
   diff_cmd->add_option("b", diff_b, "second cache file")->required()->check(CLI::ExistingFile);
   diff_cmd->add_flag("--json", as_json, "print JSON instead of a table");
+  bool dry_run = false;
+  auto* prune_cmd = app.add_subcommand(
+      "prune", "remove rows of kernel templates this build does not have, and cubins of another NVRTC");
+  prune_cmd->add_option("--db", db, db_help);
+  prune_cmd->add_flag("--dry-run", dry_run, "only count what would be removed");
+  prune_cmd->add_flag("--json", as_json, "print JSON instead of a sentence");
   auto* vacuum_cmd = app.add_subcommand("vacuum", "compact the cache file (SQLite VACUUM)");
   vacuum_cmd->add_option("--db", db, db_help);
   vacuum_cmd->add_flag("--json", as_json, "print JSON instead of a sentence");
@@ -222,6 +229,7 @@ int main(int argc, char** argv) {
     if (*list_cmd) return cmd_list(db, filter, as_json);
     if (*merge_cmd) return cmd_merge(db, other, trust_cubins, as_json);
     if (*diff_cmd) return cmd_diff(diff_a, diff_b, as_json);
+    if (*prune_cmd) return cmd_prune(db, dry_run, as_json);
     if (*vacuum_cmd) return cmd_vacuum(db, as_json);
   } catch (const CLI::Error& e) {
     return app.exit(e);

@@ -8,6 +8,9 @@
 #include <map>
 #include <tuple>
 
+#include "autogemm/kernel_families.h"
+#include "autogemm/kernel_template.h"
+#include "autogemm/nvrtc_compiler.h"
 #include "cache_tool_format.h"
 
 namespace autogemm::cache_tool {
@@ -163,6 +166,31 @@ int cmd_diff(const std::string& a_path, const std::string& b_path, bool as_json)
     for (const char* c : {"added", "removed", "faster", "slower", "same"}) std::cout << c << " " << counts[c] << "  ";
     std::cout << "\n";
   }
+  return 0;
+}
+
+int cmd_prune(const std::string& db, bool dry_run, bool as_json) {
+  PruneRule rule;
+  for (const KernelFamily* f : all_families()) rule.current_hashes[f->name()] = f->source().hash();
+  std::string nvrtc_note;
+  try {
+    rule.nvrtc_version = Compiler::version();
+  } catch (const std::exception& e) {
+    nvrtc_note = std::string("; NVRTC not found (") + e.what() + "), so cubins of every NVRTC were kept";
+  }
+  auto cache = open_db(db, dry_run ? TuningCache::Mode::ReadOnly : TuningCache::Mode::ReadWrite);
+  const PruneStats st = cache->prune(rule, dry_run);
+  if (as_json) {
+    std::cout << json{{"path", cache->path()}, {"dry_run", dry_run}, {"winners", st.winners}, {"trials", st.trials},
+                      {"tuning_runs", st.tuning_runs}, {"cubins", st.cubins}, {"nvrtc_version", rule.nvrtc_version}}
+                     .dump(2)
+              << "\n";
+    return 0;
+  }
+  std::cout << (dry_run ? "would remove from " : "removed from ") << cache->path() << ": " << st.winners
+            << " winner(s), " << st.trials << " trial(s), " << st.tuning_runs << " tuning run(s) of kernel templates "
+            << "this build does not have, and " << st.cubins << " cubin(s) of those or of another NVRTC"
+            << nvrtc_note << (dry_run ? " (run without --dry-run to remove them)" : "") << "\n";
   return 0;
 }
 

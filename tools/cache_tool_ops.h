@@ -1,5 +1,5 @@
 // autogemm_cache's subcommands that work on whole caches: list (filtered),
-// merge (another cache file into this one), diff (two caches), vacuum.
+// merge (another cache file into this one), diff (two caches), prune, vacuum.
 #pragma once
 
 #include <optional>
@@ -26,6 +26,10 @@ int cmd_merge(const std::string& db, const std::string& from, bool trust_cubins,
 /// Winners of cache `a` against cache `b`, per device, shape and family:
 /// added, removed, faster, slower (beyond both spreads) or the same.
 int cmd_diff(const std::string& a, const std::string& b, bool as_json);
+
+/// Removes (`dry_run`: counts) the rows of kernel templates this build no
+/// longer has and cubins of another NVRTC than this machine's.
+int cmd_prune(const std::string& db, bool dry_run, bool as_json);
 
 /// SQLite VACUUM on `db`, with the file's size before and after.
 int cmd_vacuum(const std::string& db, bool as_json);

@@ -1,6 +1,6 @@
 // autogemm_cache on fixture caches (no GPU): list and its filters, merge of
 // another cache file (the faster winner stays, nothing lost, cubins only with
-// --trust-cubins), diff, vacuum, and an export/import round trip. The tool
+// --trust-cubins), diff, prune, vacuum, and an export/import round trip. The tool
 // runs as a child process; its JSON output is what the tests read.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -9,6 +9,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "autogemm/kernel_families.h"
+#include "autogemm/kernel_template.h"
+#include "autogemm/nvrtc_compiler.h"
 #include "cache_test_util.h"
 #include "run_command.h"
 
@@ -138,6 +141,39 @@ TEST_F(CacheTool, DiffNamesAddedRemovedFasterSlowerAndSame) {
   for (const auto& row : back) n[row["change"].get<std::string>()]++;
   EXPECT_EQ(n["slower"], 1);
   EXPECT_EQ(n["removed"], 1);
+}
+
+TEST_F(CacheTool, PruneRemovesOnlyRowsOfOldTemplatesAndCubinsOfAnotherNvrtc) {
+  fill(db("a.db"), 2.0);  // every row of template "hash1": not this build's
+  const std::string current = find_family("warptiled")->source().hash();
+  const int nvrtc = Compiler::version();
+  {
+    auto c = open_rw(db("a.db"));
+    const ShapeKey mid = shape(512, 512, 512);
+    c->record_trials(h200(), mid, "warptiled", current, {ok_trial("warptiled bm=32", 0.02)});
+    c->record_winner(h200(), winner(mid, "warptiled bm=32", 0.02, 0.0001, current), cost());
+    c->store_cubin({current, "warptiled bm=32", "sm_90", nvrtc}, std::vector<char>(16, 'c'));
+    c->store_cubin({current, "warptiled bm=32", "sm_90", nvrtc + 1}, std::vector<char>(16, 'o'));
+  }
+  const auto dry = run_json("prune --dry-run --db " + db("a.db"));
+  EXPECT_EQ(dry["winners"], 3);
+  EXPECT_EQ(dry["trials"], 4);
+  EXPECT_EQ(dry["tuning_runs"], 3);
+  EXPECT_EQ(dry["cubins"], 2);  // hash1's, and the current template's of another NVRTC
+  EXPECT_EQ(run_json("list --db " + db("a.db")).size(), 4u) << "a dry run removed something";
+  const Output text = run("prune --dry-run --db " + db("a.db"));
+  EXPECT_NE(text.text.find("would remove"), std::string::npos) << text.text;
+
+  const auto done = run_json("prune --db " + db("a.db"));
+  EXPECT_EQ(done["winners"], 3);
+  EXPECT_EQ(done["cubins"], 2);
+  const auto left = run_json("list --db " + db("a.db"));
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0]["config"], "warptiled bm=32");
+  auto c = TuningCache::open(db("a.db"), TuningCache::Mode::ReadOnly);
+  EXPECT_TRUE(c->load_cubin({current, "warptiled bm=32", "sm_90", nvrtc}).has_value());
+  EXPECT_EQ(c->load_all_cubins().size(), 1u);
+  EXPECT_EQ(run_json("prune --dry-run --db " + db("a.db"))["winners"], 0);
 }
 
 TEST_F(CacheTool, VacuumKeepsEveryRow) {

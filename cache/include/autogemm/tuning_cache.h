@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -74,6 +75,19 @@ struct TrialRow {
 struct StoredCubin {
   CubinKey key;
   std::vector<char> cubin;
+};
+
+/// What TuningCache::prune removes: rows of a kernel template that is no
+/// longer its family's (another hash, or a family this build does not have),
+/// and cubins of such templates or of another NVRTC.
+struct PruneRule {
+  std::map<std::string, std::string> current_hashes;  ///< family -> this build's template hash
+  int nvrtc_version = 0;                               ///< this machine's NVRTC; 0: keep every NVRTC's cubins
+};
+
+/// Rows TuningCache::prune removed (or, in a dry run, would remove).
+struct PruneStats {
+  size_t winners = 0, trials = 0, tuning_runs = 0, cubins = 0;
 };
 
 /// What TuningCache::merge did.
@@ -193,6 +207,11 @@ class TuningCache {
   /// Every stored cubin that is not empty (merging caches with
   /// autogemm_cache merge --trust-cubins).
   std::vector<StoredCubin> load_all_cubins() const;
+
+  /// Deletes what `rule` calls stale, in one transaction; `dry_run` only
+  /// counts (and works on a ReadOnly cache). Rows of devices with another
+  /// driver or NVRTC are kept: they may be another machine's. Throws CacheError.
+  PruneStats prune(const PruneRule& rule, bool dry_run);
 
   /// Rebuilds the file without its free pages (SQLite VACUUM). Needs a
   /// ReadWrite cache and room for a temporary copy; throws CacheError.
