@@ -10,6 +10,8 @@
 //   autogemm_cache diff    A.db B.db [--json]
 //   autogemm_cache prune   [--db P] [--dry-run] [--json]
 //   autogemm_cache vacuum  [--db P] [--json]
+//   autogemm_cache show    [--db P] --shape S [--device D] [--json]
+//   autogemm_cache coverage [--db P] [--device D] [--json]
 //
 // Thin: parses arguments, calls autogemm::TuningCache, prints. Import and
 // merge: winners by the record_winner rule, trials upserted, devices
@@ -108,6 +110,8 @@ int cmd_export(const std::string& db, const std::string& out_path) {
     dj["trials"] = json::array();
     for (const WinnerRecord& w : cache->load_winners(d)) dj["winners"].push_back(winner_json(w));
     for (const TrialRow& r : cache->load_all_trials(d)) dj["trials"].push_back(trial_json(r));
+    dj["requests"] = json::array();
+    for (const autogemm::ShapeRequest& r : cache->load_requests(d)) dj["requests"].push_back(request_json(r));
     winners += dj["winners"].size();
     trials += dj["trials"].size();
     doc["devices"].push_back(std::move(dj));
@@ -135,18 +139,22 @@ int cmd_import(const std::string& db, const std::string& in_path) {
     DeviceKey device;
     std::vector<WinnerRecord> winners;
     std::vector<TrialRow> trials;
+    std::vector<autogemm::ShapeRequest> requests;
   };
   std::vector<Batch> batches;
   for (const json& dj : doc.at("devices")) {
-    Batch b{get_device(dj), {}, {}};
+    Batch b{get_device(dj), {}, {}, {}};
     for (const json& w : dj.at("winners")) b.winners.push_back(get_winner(w));
     for (const json& t : dj.at("trials")) b.trials.push_back(get_trial(t));
+    if (dj.contains("requests"))  // exports before schema version 4 have none
+      for (const json& r : dj.at("requests")) b.requests.push_back(get_request(r));
     batches.push_back(std::move(b));
   }
   auto cache = open_db(db, TuningCache::Mode::ReadWrite);
   autogemm::MergeStats total;
   for (const Batch& b : batches) {
     autogemm::MergeStats s = cache->merge(b.device, b.winners, b.trials);
+    cache->record_requests(b.device, b.requests);
     total.winners_stored += s.winners_stored;
     total.winners_kept += s.winners_kept;
     total.trials += s.trials;
@@ -216,6 +224,18 @@ int main(int argc, char** argv) {
   vacuum_cmd->add_option("--db", db, db_help);
   vacuum_cmd->add_flag("--json", as_json, "print JSON instead of a sentence");
 
+  std::string device;
+  auto* show_cmd = app.add_subcommand("show", "everything stored about one shape: winners, every trial, recorded calls");
+  show_cmd->add_option("--db", db, db_help);
+  show_cmd->add_option("--shape", shape, "shape as gemm_tune takes it: [col:]MxNxK[:NN|NT|TN|TT]")->required();
+  show_cmd->add_option("--device", device, "only devices whose name contains this");
+  show_cmd->add_flag("--json", as_json, "print JSON instead of tables");
+  auto* coverage_cmd = app.add_subcommand(
+      "coverage", "the shapes applications recorded (AUTOGEMM_RECORD_UNTUNED=1) against what is tuned");
+  coverage_cmd->add_option("--db", db, db_help);
+  coverage_cmd->add_option("--device", device, "only devices whose name contains this");
+  coverage_cmd->add_flag("--json", as_json, "print JSON instead of a table");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*path_cmd) {
@@ -231,6 +251,8 @@ int main(int argc, char** argv) {
     if (*diff_cmd) return cmd_diff(diff_a, diff_b, as_json);
     if (*prune_cmd) return cmd_prune(db, dry_run, as_json);
     if (*vacuum_cmd) return cmd_vacuum(db, as_json);
+    if (*show_cmd) return cmd_show(db, shape, device, as_json);
+    if (*coverage_cmd) return cmd_coverage(db, device, as_json);
   } catch (const CLI::Error& e) {
     return app.exit(e);
   } catch (const std::exception& e) {

@@ -116,6 +116,23 @@ TrialRow get_trial(const json& j) {
   return r;
 }
 
+json request_json(const ShapeRequest& r) {
+  json j = {{"calls", r.calls}, {"tuned_when_seen", r.tuned_when_seen}, {"first_seen", r.first_seen},
+            {"last_seen", r.last_seen}};
+  put_shape(j, r.shape);
+  return j;
+}
+
+ShapeRequest get_request(const json& j) {
+  ShapeRequest r;
+  r.shape = get_shape(j);
+  r.calls = j.at("calls").get<int64_t>();
+  r.tuned_when_seen = j.at("tuned_when_seen").get<bool>();
+  r.first_seen = j.at("first_seen").get<int64_t>();
+  r.last_seen = j.at("last_seen").get<int64_t>();
+  return r;
+}
+
 // --- text output ------------------------------------------------------------
 
 std::string layout(const ShapeKey& s) {

@@ -24,6 +24,8 @@ json winner_json(const WinnerRecord& w);
 WinnerRecord get_winner(const json& j);
 json trial_json(const TrialRow& r);
 TrialRow get_trial(const json& j);
+json request_json(const ShapeRequest& r);
+ShapeRequest get_request(const json& j);
 
 /// "NN", "NT", ... of a canonical shape.
 std::string layout(const ShapeKey& s);

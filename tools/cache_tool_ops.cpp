@@ -88,9 +88,12 @@ int cmd_merge(const std::string& db, const std::string& from, bool trust_cubins,
   auto cache = open_db(db, TuningCache::Mode::ReadWrite);
   if (cache->path() == other->path()) throw std::runtime_error("merging " + from + " into itself");
   MergeStats total;
-  size_t devices = 0;
+  size_t devices = 0, requests = 0;
   for (const DeviceKey& d : other->load_devices()) {
     const MergeStats s = cache->merge(d, other->load_winners(d), other->load_all_trials(d));
+    const std::vector<ShapeRequest> recorded = other->load_requests(d);  // call counts add up
+    cache->record_requests(d, recorded);
+    requests += recorded.size();
     total.winners_stored += s.winners_stored;
     total.winners_kept += s.winners_kept;
     total.trials += s.trials;
@@ -103,6 +106,7 @@ int cmd_merge(const std::string& db, const std::string& from, bool trust_cubins,
   json out = {{"into", cache->path()},        {"from", other->path()},
               {"devices", devices},           {"winners_stored", total.winners_stored},
               {"winners_kept", total.winners_kept}, {"trials", total.trials},
+              {"recorded_shapes", requests},
               {"cubins_taken", taken},        {"cubins_left", cubins.size() - taken}};
   if (as_json) {
     std::cout << out.dump(2) << "\n";
@@ -110,8 +114,8 @@ int cmd_merge(const std::string& db, const std::string& from, bool trust_cubins,
   }
   std::cout << "merged " << devices << " device(s) of " << other->path() << " into " << cache->path() << ": "
             << total.winners_stored << " winner(s) stored, " << total.winners_kept
-            << " kept the faster existing one, " << total.trials << " trial(s) merged, " << taken
-            << " cubin(s) taken";
+            << " kept the faster existing one, " << total.trials << " trial(s) merged, " << requests
+            << " recorded shape(s) added, " << taken << " cubin(s) taken";
   if (!trust_cubins && !cubins.empty())
     std::cout << " (" << cubins.size() << " left behind: another machine's kernels run only with --trust-cubins; "
               << "the merged configs compile here on first use)";

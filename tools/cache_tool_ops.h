@@ -1,5 +1,6 @@
 // autogemm_cache's subcommands that work on whole caches: list (filtered),
-// merge (another cache file into this one), diff (two caches), prune, vacuum.
+// merge (another cache file into this one), diff (two caches), prune, vacuum;
+// and the views coverage and show.
 #pragma once
 
 #include <optional>
@@ -33,5 +34,16 @@ int cmd_prune(const std::string& db, bool dry_run, bool as_json);
 
 /// SQLite VACUUM on `db`, with the file's size before and after.
 int cmd_vacuum(const std::string& db, bool as_json);
+
+// cache_tool_views.cpp
+
+/// The recorded shapes (AUTOGEMM_RECORD_UNTUNED) of each device whose name
+/// contains `device`, each with its fastest winner if tuned; per device the
+/// share of shapes and of calls that are tuned.
+int cmd_coverage(const std::string& db, const std::string& device, bool as_json);
+
+/// Everything stored about one shape (both alignment classes): the winner of
+/// each family, every trial (fastest verified first) and its recorded calls.
+int cmd_show(const std::string& db, const std::string& shape, const std::string& device, bool as_json);
 
 }  // namespace autogemm::cache_tool

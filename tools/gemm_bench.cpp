@@ -32,6 +32,7 @@
 #include "autogemm/kernel_launch.h"
 #include "autogemm/tuner.h"
 #include "autogemm/verifier.h"
+#include "bench_plot.h"
 
 using namespace autogemm;
 
@@ -321,7 +322,7 @@ void print_overhead(const Overhead& o, double first_ms) {
 struct Options {
   int device = 0;
   std::vector<std::string> shapes;
-  std::string shapes_file, db, json_out;
+  std::string shapes_file, db, json_out, plot, plot_from;
   int overhead_calls = 20000;
   bool fp32_accurate = false;
   std::string timing = "rotate";
@@ -356,12 +357,39 @@ int run(const Options& opt, const std::vector<ShapeSpec>& specs) {
   cublasDestroy(h);
   if (s.cublas_tf32) cublasDestroy(s.cublas_tf32);
   print_results(rows, o, first_ms, opt.timing);
+  const nlohmann::json js = to_json(dev, rows, o, first_ms, opt.timing);
   if (!opt.json_out.empty()) {
     std::ofstream f(opt.json_out);
-    f << to_json(dev, rows, o, first_ms, opt.timing).dump(2) << "\n";
+    f << js.dump(2) << "\n";
+  }
+  if (!opt.plot.empty()) {
+    try {
+      bench::plot_results(js, opt.plot);
+      std::printf("plot: %s\n", opt.plot.c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gemm_bench: no plot: %s (the results are above%s)\n", e.what(),
+                   opt.json_out.empty() ? "" : " and in the JSON file");
+    }
   }
   for (const Row& r : rows)
     if (!r.ag_ok || (r.accurate && !r.accurate->ok)) return 1;
+  return 0;
+}
+
+/// --plot-from: draws an earlier run's JSON.
+int replot(const Options& opt) {
+  if (opt.plot.empty()) {
+    std::fprintf(stderr, "gemm_bench: --plot-from needs --plot OUT.png\n");
+    return 2;
+  }
+  try {
+    std::ifstream in(opt.plot_from);
+    bench::plot_results(nlohmann::json::parse(in), opt.plot);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gemm_bench: cannot plot %s: %s\n", opt.plot_from.c_str(), e.what());
+    return 1;
+  }
+  std::printf("plot: %s\n", opt.plot.c_str());
   return 0;
 }
 
@@ -383,7 +411,12 @@ int main(int argc, char** argv) {
   app.add_flag("--fp32-accurate", opt.fp32_accurate,
                "also measure autogemm in math mode fp32_accurate (tensor-core 3xTF32 families) and cuBLAS with "
                "TF32 tensor cores, whose error is the lossy reference");
+  app.add_option("--plot", opt.plot, "also draw autogemm vs cuBLAS TFLOP/s per shape into this PNG (needs gnuplot)");
+  app.add_option("--plot-from", opt.plot_from,
+                 "draw --plot from the JSON of an earlier run (--json) instead of measuring; no GPU needed")
+      ->check(CLI::ExistingFile);
   CLI11_PARSE(app, argc, argv);
+  if (!opt.plot_from.empty()) return replot(opt);
 
   std::vector<ShapeSpec> specs;
   try {

@@ -2,6 +2,7 @@
 //
 //   gemm_tune --device 0                      the public suite, default cache
 //   gemm_tune --shape 4096x4096x4096:NT --shape col:1000x1000x1000 --db my.db
+//   gemm_tune --from-record                   what the applications ran untuned
 //
 // Thin: parses arguments, runs a TuningSession per shape, prints progress
 // and a table. What is already tuned is skipped and an interrupted shape
@@ -9,6 +10,7 @@
 // candidate in flight; a second Ctrl-C stops at once.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -30,14 +32,18 @@ struct Args {
   std::string shapes_file, db, strategy = "model", json_out, math_mode;
   int budget = kDefaultBudget;
   unsigned seed = 1;
-  bool force = false;
+  bool force = false, from_record = false;
   double candidate_timeout = 0;
 };
 
 void add_options(CLI::App& app, Args& a) {
   app.add_option("--device,-d", a.device, "GPU ordinal")->check(CLI::NonNegativeNumber);
   app.add_option("--shape,-s", a.shapes, "shape to tune (repeatable)");
-  app.add_option("--shapes-file", a.shapes_file, "file with one shape per line ('#' comments)");
+  auto* file = app.add_option("--shapes-file", a.shapes_file, "file with one shape per line ('#' comments)");
+  app.add_flag("--from-record", a.from_record,
+               "tune the shapes applications recorded on this GPU (AUTOGEMM_RECORD_UNTUNED=1) that have no "
+               "tuned entry yet (with --force: every recorded shape), most called first")
+      ->excludes(file);
   app.add_option("--db", a.db, "tuning cache file (default: $AUTOGEMM_CACHE, else $XDG_CACHE_HOME/autogemm/tuning.db, else ~/.cache/autogemm/tuning.db)");
   app.add_option("--family", a.families, "kernel family to tune (repeatable; default: every family that runs on the GPU)");
   app.add_option("--math-mode", a.math_mode,
@@ -127,10 +133,37 @@ std::unique_ptr<TuningCache> open_cache(const std::string& path, bool gpu_checke
   return TuningCache::open(path, TuningCache::Mode::ReadWrite);
 }
 
+/// A problem to tune and how the output names it.
+struct Job {
+  std::string label;
+  Problem problem;
+};
+
+/// The recorded shapes of `dev` without a tuned entry (all of them with
+/// `force`), most called first.
+std::vector<Job> recorded_jobs(const TuningCache& cache, const DeviceKey& dev, bool force) {
+  const std::vector<WinnerRecord> winners = cache.load_winners(dev);
+  std::vector<Job> jobs;
+  for (const ShapeRequest& r : cache.load_requests(dev)) {
+    const bool tuned = std::any_of(winners.begin(), winners.end(), [&](const WinnerRecord& w) { return w.shape == r.shape; });
+    if (tuned && !force) continue;
+    const Problem p = make_problem(r.shape);
+    jobs.push_back({p.to_string(), p});
+  }
+  return jobs;
+}
+
 int tune_all(const Args& a, TuningCache& cache, const std::vector<ShapeSpec>& specs) {
   ScopedPrimaryContext ctx(a.device);
   const DeviceInfo dev = DeviceInfo::query(ctx.device(), a.device);
   log().info("device {}: {} ({}, {} SMs), cache {}", a.device, dev.name, dev.arch(), dev.sm_count, cache.path());
+  std::vector<Job> jobs;
+  if (a.from_record) {
+    jobs = recorded_jobs(cache, dev.key(), a.force);
+    log().info("{} recorded shape(s) to tune from {}", jobs.size(), cache.path());
+  } else {
+    for (const ShapeSpec& s : specs) jobs.push_back({s.to_string(), s.problem()});
+  }
   SessionOptions opt;
   opt.force = a.force;
   opt.tune.families = a.families;
@@ -143,12 +176,12 @@ int tune_all(const Args& a, TuningCache& cache, const std::vector<ShapeSpec>& sp
   std::signal(SIGINT, on_interrupt);
   std::vector<std::pair<std::string, ShapeOutcome>> rows;
   nlohmann::json js = nlohmann::json::array();
-  for (size_t i = 0; i < specs.size() && !TuningSession::stop_requested(); ++i) {
-    const std::string shape = specs[i].to_string();
-    const std::string counter = "[" + std::to_string(i + 1) + "/" + std::to_string(specs.size()) + "] ";
+  for (size_t i = 0; i < jobs.size() && !TuningSession::stop_requested(); ++i) {
+    const std::string& shape = jobs[i].label;
+    const std::string counter = "[" + std::to_string(i + 1) + "/" + std::to_string(jobs.size()) + "] ";
     TuneProgressPrinter bar(counter + shape, TuneProgressPrinter::stderr_is_terminal());
     bool started = false;
-    ShapeOutcome o = session.tune(specs[i].problem(), [&](const TuneProgressEvent& e) {
+    ShapeOutcome o = session.tune(jobs[i].problem, [&](const TuneProgressEvent& e) {
       if (!started) log().info("{}tuning {}", counter, shape);  // only when something is measured
       started = true;
       bar.update(e);
@@ -185,7 +218,8 @@ int main(int argc, char** argv) {
   set_default_log_level(spdlog::level::info);
   std::vector<ShapeSpec> specs;
   try {
-    specs = resolve_shapes(a.shapes, a.shapes_file);
+    if (a.from_record && !a.shapes.empty()) throw std::invalid_argument("--from-record tunes the record; leave out --shape");
+    if (!a.from_record) specs = resolve_shapes(a.shapes, a.shapes_file);
     const MathMode mode = a.math_mode.empty() ? math_mode_from_environment() : *parse_math_mode(a.math_mode);
     for (const std::string& f : a.families) {
       const KernelFamily* fam = find_family(f);

@@ -250,6 +250,41 @@ void add_families(Db& db) {
   add_family_views(db);
 }
 
+// Version 4: the shapes applications asked the library for (recorded only
+// when AUTOGEMM_RECORD_UNTUNED or autogemm_record_shapes turns it on), and a
+// view setting them against what is tuned. `tuned_when_seen` is 1 when the
+// last process that recorded the shape had an exact tuned entry for it.
+void add_requested_shapes(Db& db) {
+  db.exec(R"sql(
+CREATE TABLE requested_shapes (
+  device_id       INTEGER NOT NULL REFERENCES devices(id),
+  m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL,
+  trans_a INTEGER NOT NULL, trans_b INTEGER NOT NULL, aligned INTEGER NOT NULL,
+  calls           INTEGER NOT NULL,
+  tuned_when_seen INTEGER NOT NULL,
+  first_seen      INTEGER NOT NULL,
+  last_seen       INTEGER NOT NULL,
+  PRIMARY KEY (device_id, m, n, k, trans_a, trans_b, aligned)
+);
+CREATE VIEW shape_coverage AS
+SELECT d.name AS device,
+       'row-major ' || CASE WHEN r.trans_a THEN 'T' ELSE 'N' END
+                    || CASE WHEN r.trans_b THEN 'T' ELSE 'N' END AS layout,
+       r.m AS m, r.n AS n, r.k AS k,
+       CASE WHEN r.aligned THEN 'yes' ELSE 'no' END AS aligned,
+       r.calls AS calls,
+       CASE WHEN EXISTS (SELECT 1 FROM winners AS w WHERE w.device_id = r.device_id
+                         AND w.m = r.m AND w.n = r.n AND w.k = r.k AND w.trans_a = r.trans_a
+                         AND w.trans_b = r.trans_b AND w.aligned = r.aligned)
+            THEN 'yes' ELSE 'no' END AS tuned,
+       datetime(r.first_seen, 'unixepoch') AS first_seen,
+       datetime(r.last_seen, 'unixepoch') AS last_seen
+FROM requested_shapes AS r JOIN devices AS d ON d.id = r.device_id
+ORDER BY d.name, r.calls DESC, r.m, r.n, r.k;
+)sql",
+          "creating the version 4 requested_shapes table and shape_coverage view");
+}
+
 struct Migration {
   const char* summary;
   void (*apply)(Db&);
@@ -261,6 +296,8 @@ const Migration kMigrations[] = {
      add_runs_and_views},
     {"a family per winner (new key), trial and tuning run; views show it",   // 2 -> 3
      add_families},
+    {"table requested_shapes (what applications asked for), view shape_coverage",  // 3 -> 4
+     add_requested_shapes},
 };
 
 constexpr int kCurrentVersion = static_cast<int>(sizeof kMigrations / sizeof kMigrations[0]);

@@ -159,6 +159,16 @@ autogemm_status autogemm_sgemm(autogemm_layout layout, autogemm_transpose trans_
   return api_call([&] { Dispatcher::instance().sgemm(g, stream); });
 }
 
+autogemm_status autogemm_record_shapes(int enable) {
+  const FpEnvGuard fp;
+  return api_call([&] { Dispatcher::instance().set_recording(enable != 0); });
+}
+
+autogemm_status autogemm_flush_recorded_shapes(void) {
+  const FpEnvGuard fp;
+  return api_call([&] { Dispatcher::instance().flush_recorded(); });
+}
+
 autogemm_status autogemm_set_math_mode(autogemm_math_mode mode) {
   const FpEnvGuard fp;
   return api_call([&] { Dispatcher::instance().set_process_mode(math_mode_of(mode, false)); });

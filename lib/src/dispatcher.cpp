@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <cstdlib>
+
 #include <unordered_map>
 
 #include "argument_detail.h"
@@ -40,6 +42,7 @@ thread_local std::optional<MathMode> t_thread_mode;
 struct Plan {
   std::shared_ptr<const LoadedKernel> kernel;
   PlanSource source = PlanSource::Default;
+  ShapeRecorder::Usage* usage = nullptr;  ///< its call counter, when recording was on at first sight
 };
 
 /// Throws ApiError naming the first bad argument (reference-BLAS order).
@@ -62,6 +65,7 @@ struct ContextState {
   // modules loaded in it) under our plans.
   bool retained_primary = false;
   CUdevice device = 0;
+  DeviceKey device_key;  ///< what the cache calls this GPU
   std::vector<TunedEntry> winners;
   SearchLimits limits;  ///< this device's, for the cost models of the fallback
   std::unique_ptr<KernelCache> kernels;
@@ -73,7 +77,7 @@ struct ContextState {
   /// The plan for `p`, made on first sight: policy, then kernel load; a
   /// config that fails to build or load falls back to the default, then to
   /// the generic kernel.
-  const Plan& plan(const Problem& p, MathMode mode) {
+  const Plan& plan(const Problem& p, MathMode mode, ShapeRecorder* recorder) {
     const PlanKey key{p.key(), mode};
     {
       std::shared_lock<std::shared_mutex> lock(plans_mu);
@@ -96,6 +100,7 @@ struct ContextState {
       }
     }
     if (!plan.kernel) throw std::runtime_error("no kernel could be built for " + p.to_string());
+    if (recorder) plan.usage = recorder->track(device_key, p.key(), plan.source == PlanSource::Exact);
     log().debug("plan for {}: {} ({})", p.to_string(), plan.kernel->config().to_string(), to_string(plan.source));
     std::unique_lock<std::shared_mutex> lock(plans_mu);
     return plans.emplace(key, std::move(plan)).first->second;
@@ -138,6 +143,10 @@ Dispatcher::Dispatcher()
   process_mode_ = int(math_mode_from_environment(&bad));
   if (!bad.empty())
     log().warn("AUTOGEMM_MATH_MODE='{}' is not a math mode (strict, fp32_accurate); using strict", bad);
+  bool known = true;
+  const char* record = std::getenv("AUTOGEMM_RECORD_UNTUNED");
+  recorder_.set_enabled(ShapeRecorder::parse_switch(record, &known));
+  if (!known) log().warn("AUTOGEMM_RECORD_UNTUNED='{}' is neither 1 nor 0; not recording shapes", record);
 }
 
 void Dispatcher::set_process_mode(MathMode m) { process_mode_.store(int(m), std::memory_order_relaxed); }
@@ -151,6 +160,7 @@ void Dispatcher::open_store_locked() {
   store_opened_ = true;
   store_.reset();
   const std::string path = path_chosen_ ? path_ : TuningCache::default_path();
+  recorder_.set_path(path);
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     log().info("no tuning cache at {}: built-in defaults until gemm_tune fills it", path);
@@ -163,6 +173,16 @@ void Dispatcher::open_store_locked() {
     log().warn("tuning cache {}: its stored kernels are not loaded, because {}; its tuned configs are used, "
                "compiled here by NVRTC (chmod go-w the file and its directory to use them)",
                path, why);
+}
+
+void Dispatcher::open_store_once_locked() {
+  if (store_opened_) return;
+  try {
+    open_store_locked();
+  } catch (const std::exception& e) {
+    log().warn("tuning cache unusable, running on built-in defaults: {}", e.what());
+    store_.reset();
+  }
 }
 
 void Dispatcher::init(const char* path) {
@@ -182,6 +202,11 @@ void Dispatcher::init(const char* path) {
 }
 
 void Dispatcher::shutdown() {
+  try {
+    recorder_.flush();
+  } catch (const std::exception& e) {
+    log().warn("recorded shapes not written at shutdown: {}", e.what());
+  }
   std::unique_lock<std::shared_mutex> lock(mu_);
   contexts_.clear();
   store_.reset();
@@ -197,14 +222,7 @@ std::shared_ptr<ContextState> Dispatcher::context_state(CUcontext ctx) {
   std::unique_lock<std::shared_mutex> lock(mu_);
   for (auto& c : contexts_)
     if (c->ctx == ctx) return c;
-  if (!store_opened_) {
-    try {
-      open_store_locked();
-    } catch (const std::exception& e) {
-      log().warn("tuning cache unusable, running on built-in defaults: {}", e.what());
-      store_.reset();
-    }
-  }
+  open_store_once_locked();
   auto state = std::make_shared<ContextState>();
   state->ctx = ctx;
   AUTOGEMM_CU(cuCtxGetDevice(&state->device));
@@ -215,6 +233,7 @@ std::shared_ptr<ContextState> Dispatcher::context_state(CUcontext ctx) {
   else
     driver().cuDevicePrimaryCtxRelease(state->device);  // a user-made context: theirs to keep alive
   DeviceInfo dev = DeviceInfo::current();
+  state->device_key = dev.key();
   if (store_) {
     try {
       state->winners = usable_winners(store_->load_winners(dev.key()));
@@ -258,7 +277,12 @@ void Dispatcher::sgemm(const GemmArgs& args, CUstream stream) {
   try {
     const CanonicalCall call = normalize(args);
     const std::shared_ptr<ContextState> state = context_state(ctx);
-    const Plan& plan = state->plan(call.problem, mode());
+    const Plan& plan = state->plan(call.problem, mode(), recorder_.enabled() ? &recorder_ : nullptr);
+    if (plan.usage)
+      plan.usage->calls.fetch_add(1, std::memory_order_relaxed);
+    else if (recorder_.enabled())  // a plan made before recording was turned on
+      recorder_.track(state->device_key, call.problem.key(), plan.source == PlanSource::Exact)
+          ->calls.fetch_add(1, std::memory_order_relaxed);
     const size_t ws = plan.kernel->config().workspace_floats(call.problem);
     if (ws)
       state->launch_with_workspace(*plan.kernel, call, stream, ws);
@@ -284,7 +308,7 @@ PlanDescription Dispatcher::describe(const GemmArgs& args) {
   const CUcontext ctx = current_context();
   const CanonicalCall call = normalize(args);
   const MathMode m = mode();
-  const Plan& plan = context_state(ctx)->plan(call.problem, m);
+  const Plan& plan = context_state(ctx)->plan(call.problem, m, recorder_.enabled() ? &recorder_ : nullptr);
   PlanDescription out;
   const KernelConfig& cfg = plan.kernel->config();
   out.config = cfg.to_string();
@@ -293,6 +317,15 @@ PlanDescription Dispatcher::describe(const GemmArgs& args) {
   out.mode = m;
   out.accuracy = cfg.family().accuracy();
   return out;
+}
+
+void Dispatcher::flush_recorded() {
+  {
+    // The file is known once the store was looked for (first call or init).
+    std::unique_lock<std::shared_mutex> lock(mu_);
+    open_store_once_locked();
+  }
+  recorder_.flush();
 }
 
 void Dispatcher::stats(autogemm_stats* out) const { counters_->snapshot(out); }

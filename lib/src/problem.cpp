@@ -107,6 +107,18 @@ Problem make_problem(autogemm_layout layout, bool trans_a, bool trans_b, int64_t
   return p;
 }
 
+Problem make_problem(const ShapeKey& key) {
+  Problem p = make_problem(AUTOGEMM_ROW_MAJOR, key.trans_a, key.trans_b, key.m, key.n, key.k, false);
+  if (key.aligned) {
+    auto up4 = [](int64_t v) { return (v + 3) / 4 * 4; };
+    p.lda = up4(p.lda);
+    p.ldb = up4(p.ldb);
+    p.ldc = up4(p.ldc);
+    p.aligned = true;
+  }
+  return p;
+}
+
 std::string ShapeSpec::to_string() const {
   std::ostringstream s;
   if (layout == AUTOGEMM_COL_MAJOR) s << "col:";

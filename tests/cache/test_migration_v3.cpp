@@ -109,7 +109,7 @@ TEST(MigrationV3, ReleasedVersion2FileKeepsEveryRow) {
   const auto before = v2_rows(path);
   ASSERT_EQ(before.size(), 1u + 4 + 10 + 5 + 2);
   open_rw(path);
-  EXPECT_EQ(raw_query(path, "PRAGMA user_version")[0], "3");
+  EXPECT_EQ(raw_query(path, "PRAGMA user_version")[0], std::to_string(TuningCache::schema_version()));
   EXPECT_EQ(raw_query(path, "PRAGMA integrity_check")[0], "ok");
   EXPECT_EQ(v2_rows(path), before);
   for (const char* table : {"winners", "trials", "tuning_runs"})

@@ -26,14 +26,14 @@ TEST(Schema, NewFileGetsIdentityVersionAndWal) {
   open_rw(path);
   EXPECT_EQ(pragma(path, "application_id"), 0x4147454D);
   EXPECT_EQ(pragma(path, "user_version"), TuningCache::schema_version());
-  EXPECT_EQ(TuningCache::schema_version(), 3);
+  EXPECT_EQ(TuningCache::schema_version(), 4);
   EXPECT_EQ(raw_query(path, "PRAGMA journal_mode")[0], "wal");
   auto tables = raw_query(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1");
-  EXPECT_EQ(tables, (std::vector<std::string>{"cubins", "devices", "trials", "tuning_runs",
-                                               "winners"}));
+  EXPECT_EQ(tables, (std::vector<std::string>{"cubins", "devices", "requested_shapes", "trials",
+                                               "tuning_runs", "winners"}));
   auto views = raw_query(path, "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY 1");
   EXPECT_EQ(views,
-            (std::vector<std::string>{"best_configs", "trial_summary", "tuning_history"}));
+            (std::vector<std::string>{"best_configs", "shape_coverage", "trial_summary", "tuning_history"}));
   // Reopening a current file changes nothing and works read-only too.
   open_rw(path);
   EXPECT_NO_THROW(TuningCache::open(path, TuningCache::Mode::ReadOnly));
@@ -58,7 +58,7 @@ TEST(Schema, MigratesVersion1AndKeepsData) {
   EXPECT_EQ(read_bytes(path), before);
 
   auto cache = open_rw(path);
-  EXPECT_EQ(pragma(path, "user_version"), 3);
+  EXPECT_EQ(pragma(path, "user_version"), TuningCache::schema_version());
   EXPECT_EQ(pragma(path, "application_id"), 0x4147454D);
   const DeviceKey dev = h200();
   const ShapeKey s = shape(256, 128, 64, false, true, true);

@@ -1,6 +1,7 @@
 // GPU: autogemm_sgemm, the public path, is correct for every layout,
 // transpose, awkward shape, padded leading dimension and alpha/beta; it
-// dispatches exact, nearest and default plans as the policy says.
+// dispatches exact, nearest and default plans as the policy says, and records
+// the shapes it ran when asked to.
 #include <unistd.h>
 
 #include <cmath>
@@ -179,6 +180,42 @@ TEST_F(GpuSgemm, SplitKPlansShareOneStreamWorkspaceAcrossShapes) {
   }
   autogemm_get_stats(&after);
   EXPECT_EQ(after.exact_hits - before.exact_hits, 6u);
+  autogemm_init(nullptr);
+  std::system(("rm -rf " + std::string(dir_template)).c_str());
+}
+
+TEST_F(GpuSgemm, RecordsEveryDispatchedShapeWithItsCallsAndWhetherItWasTuned) {
+  char dir_template[] = "/tmp/autogemm-record-XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string db = std::string(dir_template) + "/t.db";
+  {
+    auto cache = TuningCache::open(db, TuningCache::Mode::ReadWrite);
+    WinnerRecord w;
+    w.shape = ShapeKey{256, 256, 256, false, false, true};
+    w.family = "tiled";
+    w.config = "tiled bm=64 bn=64 bk=16 tm=4 tn=4 wc=8 vec=4 sk=1 sw=1 ta=0 tb=0";
+    w.template_hash = TiledFamily::instance().source().hash();
+    w.median_ms = 1, w.gflops = 100, w.tuned_at = 1;
+    ASSERT_TRUE(cache->record_winner(dev_.key(), w, TuningCost{}));
+  }
+  ASSERT_EQ(autogemm_init(db.c_str()), AUTOGEMM_SUCCESS);
+  // A plan made before recording was on is still counted.
+  check(AUTOGEMM_ROW_MAJOR, false, false, 256, 256, 256, 0, 1.0f, 0.0f);
+  ASSERT_EQ(autogemm_record_shapes(1), AUTOGEMM_SUCCESS);
+  for (int i = 0; i < 3; ++i) check(AUTOGEMM_ROW_MAJOR, false, false, 256, 256, 256, 0, 1.0f, 0.0f);
+  for (int i = 0; i < 2; ++i) check(AUTOGEMM_COL_MAJOR, false, true, 33, 70, 129, 0, 1.0f, 0.0f);
+  ASSERT_EQ(autogemm_record_shapes(0), AUTOGEMM_SUCCESS);
+  check(AUTOGEMM_ROW_MAJOR, false, false, 256, 256, 256, 0, 1.0f, 0.0f);  // not counted
+  ASSERT_EQ(autogemm_flush_recorded_shapes(), AUTOGEMM_SUCCESS) << autogemm_last_error();
+  const std::vector<ShapeRequest> got = TuningCache::open(db, TuningCache::Mode::ReadOnly)->load_requests(dev_.key());
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].shape, (ShapeKey{256, 256, 256, false, false, true}));
+  EXPECT_EQ(got[0].calls, 3);
+  EXPECT_TRUE(got[0].tuned_when_seen);
+  // Column-major 33x70x129 with B transposed is the row-major 70x33x129 TN problem, unaligned.
+  EXPECT_EQ(got[1].shape, (ShapeKey{70, 33, 129, true, false, false}));
+  EXPECT_EQ(got[1].calls, 2);
+  EXPECT_FALSE(got[1].tuned_when_seen);
   autogemm_init(nullptr);
   std::system(("rm -rf " + std::string(dir_template)).c_str());
 }

@@ -132,6 +132,21 @@ TEST(MakeProblem, KeyMatchesShape) {
   EXPECT_DOUBLE_EQ(p.flops(), 2.0 * 4 * 8 * 12);
 }
 
+TEST(MakeProblem, FromAStoredKeyGivesThatKeyBack) {
+  for (bool ta : {false, true})
+    for (bool tb : {false, true})
+      for (bool aligned : {false, true})
+        for (int64_t m : {1, 17, 4097}) {
+          const autogemm::ShapeKey key{m, 4095, 33, ta, tb, aligned};
+          const autogemm::Problem p = autogemm::make_problem(key);
+          EXPECT_EQ(p.key(), key) << p.to_string();
+          EXPECT_GE(p.lda, ta ? m : 33);
+          EXPECT_GE(p.ldb, tb ? 33 : 4095);
+          EXPECT_GE(p.ldc, 4095);
+          if (aligned) EXPECT_EQ(p.lda % 4 + p.ldb % 4 + p.ldc % 4, 0);
+        }
+}
+
 // ---- parse_shape -----------------------------------------------------------
 
 struct Good {

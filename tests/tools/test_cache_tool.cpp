@@ -1,6 +1,7 @@
 // autogemm_cache on fixture caches (no GPU): list and its filters, merge of
 // another cache file (the faster winner stays, nothing lost, cubins only with
-// --trust-cubins), diff, prune, vacuum, and an export/import round trip. The tool
+// --trust-cubins), diff, prune, vacuum, show, coverage of the recorded shapes,
+// and an export/import round trip. The tool
 // runs as a child process; its JSON output is what the tests read.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -181,6 +182,61 @@ TEST_F(CacheTool, VacuumKeepsEveryRow) {
   const auto v = run_json("vacuum --db " + db("a.db"));
   EXPECT_GT(v["bytes_after"].get<int64_t>(), 0);
   EXPECT_EQ(run_json("list --db " + db("a.db") + " --trials").size(), 4u);
+}
+
+/// What an application recorded on the H200: one shape tuned in fill(), one not.
+void record(const std::string& path) {
+  open_rw(path)->record_requests(h200(), {ShapeRequest{shape(4096, 4096, 4096), 90, true, 1000, 2000},
+                                          ShapeRequest{shape(33, 4096, 4096, false, false, false), 10, false, 1000, 2000}});
+}
+
+TEST_F(CacheTool, CoverageSetsTheRecordAgainstTheWinners) {
+  fill(db("a.db"), 2.0);
+  record(db("a.db"));
+  const auto cov = run_json("coverage --db " + db("a.db"));
+  ASSERT_EQ(cov.size(), 2u);  // both devices; only the H200 recorded anything
+  const auto& h = cov[0]["device"]["name"] == "NVIDIA H200" ? cov[0] : cov[1];
+  EXPECT_EQ(h["shapes_recorded"], 2);
+  EXPECT_EQ(h["shapes_tuned"], 1);
+  EXPECT_EQ(h["calls"], 100);
+  EXPECT_EQ(h["calls_tuned"], 90);
+  EXPECT_EQ(h["winners_not_recorded"], 1);  // 128x128x128 was tuned but never asked for
+  EXPECT_EQ(h["shapes"][0]["winner"]["config"], "warptiled bm=128");
+  EXPECT_EQ(h["shapes"][1]["tuned"], false);
+  const Output text = run("coverage --db " + db("a.db") + " --device H200");
+  EXPECT_EQ(text.status, 0);
+  EXPECT_NE(text.text.find("1 of 2 recorded shape(s) tuned, 90.0% of 100"), std::string::npos) << text.text;
+  const Output none = run("coverage --db " + db("a.db") + " --device A100");
+  EXPECT_NE(none.text.find("no recorded shapes"), std::string::npos) << none.text;
+}
+
+TEST_F(CacheTool, ShowGivesWinnersTrialsAndCallsOfOneShape) {
+  fill(db("a.db"), 2.0);
+  record(db("a.db"));
+  const auto all = run_json("show --db " + db("a.db") + " --shape 4096x4096x4096");
+  ASSERT_EQ(all.size(), 2u);  // H200 and A100
+  const auto one = run_json("show --db " + db("a.db") + " --shape 4096x4096x4096 --device H200");
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0]["winners"].size(), 1u);
+  ASSERT_EQ(one[0]["trials"].size(), 2u);
+  EXPECT_EQ(one[0]["trials"][0]["status"], "ok");  // fastest verified first
+  EXPECT_EQ(one[0]["trials"][1]["status"], "compile_failed");
+  ASSERT_EQ(one[0]["requests"].size(), 1u);
+  EXPECT_EQ(one[0]["requests"][0]["calls"], 90);
+  const Output text = run("show --db " + db("a.db") + " --shape 4096x4096x4096 --device H200");
+  EXPECT_NE(text.text.find("1 winner(s), 2 trial(s), 90 recorded call(s)"), std::string::npos) << text.text;
+  EXPECT_NE(run("show --db " + db("a.db") + " --shape 5x5x5").text.find("nothing stored"), std::string::npos);
+  EXPECT_NE(run("show --db " + db("a.db") + " --shape 5x5").status, 0);
+}
+
+TEST_F(CacheTool, MergeAndImportCarryTheRecordedCalls) {
+  fill(db("a.db"), 2.0);
+  record(db("b.db"));
+  EXPECT_EQ(run_json("merge --db " + db("a.db") + " --from " + db("b.db"))["recorded_shapes"], 2);
+  EXPECT_EQ(run_json("coverage --db " + db("a.db") + " --device H200")[0]["calls"], 100);
+  ASSERT_EQ(run("export --db " + db("a.db") + " --out " + db("a.json")).status, 0);
+  ASSERT_EQ(run("import --db " + db("c.db") + " --in " + db("a.json")).status, 0);
+  EXPECT_EQ(run_json("coverage --db " + db("c.db")), run_json("coverage --db " + db("a.db")));
 }
 
 TEST_F(CacheTool, ExportThenImportReproducesTheWinners) {

@@ -97,6 +97,16 @@ struct MergeStats {
   size_t trials = 0;           ///< trial rows inserted or replaced
 };
 
+/// A shape an application asked the library for on one device (recorded
+/// only when recording is on: AUTOGEMM_RECORD_UNTUNED, autogemm_record_shapes).
+struct ShapeRequest {
+  ShapeKey shape;
+  int64_t calls = 0;             ///< calls seen, summed over every recording process
+  bool tuned_when_seen = false;  ///< the last recording process had an exact tuned entry
+  int64_t first_seen = 0;        ///< unix seconds; 0 on input means now
+  int64_t last_seen = 0;
+};
+
 /// Thread-safe: calls on one object are serialized on an internal mutex. An
 /// object must not be used in a child process after fork() (calls throw
 /// CacheError there; destroying it there leaves the parent's state alone):
@@ -183,6 +193,15 @@ class TuningCache {
 
   void store_cubin(const CubinKey& key, const std::vector<char>& cubin);
   std::optional<std::vector<char>> load_cubin(const CubinKey& key) const;
+
+  /// Adds recorded requests for `dev` in one transaction: calls are summed
+  /// with what is stored, first_seen keeps the earlier and last_seen (with
+  /// tuned_when_seen) the later time. Throws CacheError on a bad value
+  /// (non-positive dimension, negative count) and stores nothing.
+  void record_requests(const DeviceKey& dev, const std::vector<ShapeRequest>& requests);
+
+  /// Every recorded request of `dev`, most calls first.
+  std::vector<ShapeRequest> load_requests(const DeviceKey& dev) const;
 
   // --- inspection, export and import (tools/autogemm_cache) ---------------
 

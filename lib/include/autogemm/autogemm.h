@@ -95,7 +95,9 @@ AUTOGEMM_API const char* autogemm_status_string(autogemm_status status);
 
 /* The detail behind the last status other than AUTOGEMM_SUCCESS that a
  * function returning autogemm_status (autogemm_init, autogemm_sgemm,
- * autogemm_describe, autogemm_describe_plan) returned on the calling thread:
+ * autogemm_describe, autogemm_describe_plan, autogemm_record_shapes,
+ * autogemm_flush_recorded_shapes, the math-mode setters) returned on the
+ * calling thread:
  * the parameter that was wrong and its value, the CUDA driver's error, the
  * reason the cache file was refused, ... One line of English, never NULL.
  *
@@ -136,6 +138,21 @@ AUTOGEMM_API autogemm_status autogemm_sgemm(autogemm_layout layout, autogemm_tra
                                autogemm_transpose trans_b, int m, int n, int k, float alpha,
                                const float* a, int lda, const float* b, int ldb, float beta,
                                float* c, int ldc, struct CUstream_st* stream);
+
+/* Recording the shapes an application runs, so that
+ * `gemm_tune --from-record` tunes exactly those. When on, each shape
+ * autogemm_sgemm dispatches (canonical form, alignment class, on this GPU) is
+ * counted in memory (an atomic add per call) and written to the tuning cache
+ * file (table requested_shapes, created if the file is missing) by a
+ * background thread every few seconds, by autogemm_flush_recorded_shapes,
+ * by autogemm_shutdown and at exit. Off by default; AUTOGEMM_RECORD_UNTUNED=1
+ * turns it on from the start. `autogemm_cache coverage` shows the record
+ * against what is tuned. */
+AUTOGEMM_API autogemm_status autogemm_record_shapes(int enable);
+/* Writes the recorded counts now. AUTOGEMM_CACHE_ERROR (autogemm_last_error
+ * says why) when the file cannot be written; the counts are kept and written
+ * by a later flush. */
+AUTOGEMM_API autogemm_status autogemm_flush_recorded_shapes(void);
 
 /* Math modes, in the spirit of cublasSetMathMode. STRICT (the default) runs
  * FFMA kernels only: plain FP32 arithmetic. FP32_ACCURATE also admits

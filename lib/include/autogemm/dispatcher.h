@@ -26,6 +26,7 @@
 #include "autogemm/dispatch_policy.h"
 #include "autogemm/math_mode.h"
 #include "autogemm/problem.h"
+#include "autogemm/shape_recorder.h"
 
 namespace autogemm {
 
@@ -83,11 +84,19 @@ class Dispatcher {
   void set_thread_mode(std::optional<MathMode> m);
   MathMode mode() const;
 
+  /// Recording of the shapes dispatched (autogemm_record_shapes); starts as
+  /// $AUTOGEMM_RECORD_UNTUNED says.
+  void set_recording(bool on) { recorder_.set_enabled(on); }
+  /// Writes the recorded counts to the cache file now; throws CacheError.
+  void flush_recorded();
+
  private:
   std::shared_ptr<ContextState> context_state(CUcontext ctx);
   /// The caller's current context, or ApiError (no driver, no context).
   static CUcontext current_context();
   void open_store_locked();
+  /// open_store_locked the first time; a failure leaves built-in defaults (logged).
+  void open_store_once_locked();
 
   std::unique_ptr<DispatchCounters> counters_;
   std::atomic<int> process_mode_;
@@ -98,6 +107,7 @@ class Dispatcher {
   std::unique_ptr<TuningCache> store_;
   bool cubins_trusted_ = false;  ///< store_'s cubins may be loaded (TuningCache::cubins_trusted)
   std::vector<std::shared_ptr<ContextState>> contexts_;
+  ShapeRecorder recorder_;
 };
 
 }  // namespace autogemm

@@ -70,6 +70,11 @@ CanonicalCall normalize(const GemmArgs& g);
 Problem make_problem(autogemm_layout layout, bool trans_a, bool trans_b, int64_t m, int64_t n,
                      int64_t k, bool aligned);
 
+/// The canonical problem a stored key names (tuning a recorded shape):
+/// minimal leading dimensions, rounded up to a multiple of 4 in the aligned
+/// class (which needs them), so that its key() is `key` again.
+Problem make_problem(const ShapeKey& key);
+
 /// Parses "MxNxK" with an optional layout/transpose suffix ":NN", ":NT",
 /// ":TN", ":TT" and optional "col"/"row" prefix, e.g. "4096x4096x4096:NT" or
 /// "col:128x256x64:TN". Returns false with a message on any error.
