@@ -52,7 +52,8 @@ int cmd_coverage(const std::string& db, const std::string& device, bool as_json)
     if (!requests.empty())
       summaries.push_back(d.name + ": " + std::to_string(shapes_tuned) + " of " + std::to_string(requests.size()) +
                           " recorded shape(s) tuned, " + percent(calls_tuned, calls) + " of " + std::to_string(calls) +
-                          " recorded call(s); `gemm_tune --from-record` tunes the others");
+                          " recorded call(s)" +
+                          (shapes_tuned < int64_t(requests.size()) ? "; `gemm_tune --from-record` tunes the others" : ""));
   }
   if (as_json) {
     std::cout << out.dump(2) << "\n";
