@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 
-pkgs=(cmake g++ make pkgconf gnuplot-nox libsqlite3-dev libspdlog-dev libfmt-dev libgtest-dev libcli11-dev nlohmann-json3-dev)
+pkgs=(cmake g++ make pkgconf gnuplot-nox openmpi-bin libsqlite3-dev libspdlog-dev libfmt-dev libgtest-dev libcli11-dev nlohmann-json3-dev)
 # The reliability stage of CI (scripts/reliability_ci.sh): libFuzzer and its runtime.
 [ "${AUTOGEMM_RELIABILITY:-0}" = 1 ] && pkgs+=(clang-14 libclang-rt-14-dev)
 missing=()

@@ -3,6 +3,8 @@
 //   gemm_tune --device 0                      the public suite, default cache
 //   gemm_tune --shape 4096x4096x4096:NT --shape col:1000x1000x1000 --db my.db
 //   gemm_tune --from-record                   what the applications ran untuned
+//   gemm_tune --device all                    every GPU of the host at once
+//   mpirun -np 4 gemm_tune --db t.{rank}.db   shapes shared out over the ranks
 //
 // Thin: parses arguments, runs a TuningSession per shape, prints progress
 // and a table. What is already tuned is skipped and an interrupted shape
@@ -17,9 +19,13 @@
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
 
+#include <thread>
+
 #include "autogemm/cuda_driver.h"
+#include "autogemm/fleet.h"
 #include "autogemm/log.h"
 #include "autogemm/tuning_session.h"
+#include "tune_plan.h"
 #include "tune_progress.h"
 
 using namespace autogemm;
@@ -27,17 +33,22 @@ using namespace autogemm;
 namespace {
 
 struct Args {
-  int device = 0;
+  std::string device = "0";
   std::vector<std::string> shapes, families;
   std::string shapes_file, db, strategy = "model", json_out, math_mode;
   int budget = kDefaultBudget;
   unsigned seed = 1;
-  bool force = false, from_record = false;
+  bool force = false, from_record = false, plan = false;
   double candidate_timeout = 0;
 };
 
 void add_options(CLI::App& app, Args& a) {
-  app.add_option("--device,-d", a.device, "GPU ordinal")->check(CLI::NonNegativeNumber);
+  app.add_option("--device,-d", a.device,
+                 "GPU ordinal, a list (0,1) or all: each GPU tunes in its own thread and worker, GPUs of one "
+                 "model sharing the shapes (default 0)");
+  app.add_flag("--plan", a.plan,
+               "print which shapes this process (this rank, under mpirun or srun) would tune into which cache "
+               "file, and exit without touching a GPU");
   app.add_option("--shape,-s", a.shapes, "shape to tune (repeatable)");
   auto* file = app.add_option("--shapes-file", a.shapes_file, "file with one shape per line ('#' comments)");
   app.add_flag("--from-record", a.from_record,
@@ -78,19 +89,6 @@ std::string families_text(const ShapeOutcome& o) {
   return s;
 }
 
-void print_table(const std::vector<std::pair<std::string, ShapeOutcome>>& rows) {
-  std::printf("\n%-24s %10s %10s %7s %6s %6s %7s  %s\n", "shape", "GFLOP/s", "default", "speedup", "cands",
-              "reused", "tune s", "best config");
-  for (const auto& [shape, o] : rows) {
-    if (!o.best) {
-      std::printf("%-24s %s\n", shape.c_str(), families_text(o).c_str());
-      continue;
-    }
-    std::printf("%-24s %10.1f %10.1f %6.2fx %6d %6d %7.1f  %s\n", shape.c_str(), o.best->gflops, o.default_gflops,
-                o.default_gflops > 0 ? o.best->gflops / o.default_gflops : 0.0, o.measured, o.resumed,
-                o.cost.wall_s, o.best->config.c_str());
-  }
-}
 
 // One line per shape, after its winners are committed: "<shape>: best ..."
 // when a winner was measured now, "[i/n] <shape>: already tuned ..." when
@@ -133,17 +131,11 @@ std::unique_ptr<TuningCache> open_cache(const std::string& path, bool gpu_checke
   return TuningCache::open(path, TuningCache::Mode::ReadWrite);
 }
 
-/// A problem to tune and how the output names it.
-struct Job {
-  std::string label;
-  Problem problem;
-};
-
 /// The recorded shapes of `dev` without a tuned entry (all of them with
 /// `force`), most called first.
-std::vector<Job> recorded_jobs(const TuningCache& cache, const DeviceKey& dev, bool force) {
+std::vector<TuneJob> recorded_jobs(const TuningCache& cache, const DeviceKey& dev, bool force) {
   const std::vector<WinnerRecord> winners = cache.load_winners(dev);
-  std::vector<Job> jobs;
+  std::vector<TuneJob> jobs;
   for (const ShapeRequest& r : cache.load_requests(dev)) {
     const bool tuned = std::any_of(winners.begin(), winners.end(), [&](const WinnerRecord& w) { return w.shape == r.shape; });
     if (tuned && !force) continue;
@@ -153,17 +145,13 @@ std::vector<Job> recorded_jobs(const TuningCache& cache, const DeviceKey& dev, b
   return jobs;
 }
 
-int tune_all(const Args& a, TuningCache& cache, const std::vector<ShapeSpec>& specs) {
-  ScopedPrimaryContext ctx(a.device);
-  const DeviceInfo dev = DeviceInfo::query(ctx.device(), a.device);
-  log().info("device {}: {} ({}, {} SMs), cache {}", a.device, dev.name, dev.arch(), dev.sm_count, cache.path());
-  std::vector<Job> jobs;
-  if (a.from_record) {
-    jobs = recorded_jobs(cache, dev.key(), a.force);
-    log().info("{} recorded shape(s) to tune from {}", jobs.size(), cache.path());
-  } else {
-    for (const ShapeSpec& s : specs) jobs.push_back({s.to_string(), s.problem()});
-  }
+std::vector<TuneJob> spec_jobs(const std::vector<ShapeSpec>& specs) {
+  std::vector<TuneJob> jobs;
+  for (const ShapeSpec& s : specs) jobs.push_back({s.to_string(), s.problem()});
+  return jobs;
+}
+
+SessionOptions session_options(const Args& a) {
   SessionOptions opt;
   opt.force = a.force;
   opt.tune.families = a.families;
@@ -172,27 +160,112 @@ int tune_all(const Args& a, TuningCache& cache, const std::vector<ShapeSpec>& sp
   opt.tune.budget = a.budget;
   opt.tune.seed = a.seed;
   opt.tune.candidate_timeout_s = a.candidate_timeout;  // 0: the tuner's default for the shape
-  TuningSession session(cache, dev, opt);
-  std::signal(SIGINT, on_interrupt);
-  std::vector<std::pair<std::string, ShapeOutcome>> rows;
-  nlohmann::json js = nlohmann::json::array();
-  for (size_t i = 0; i < jobs.size() && !TuningSession::stop_requested(); ++i) {
-    const std::string& shape = jobs[i].label;
-    const std::string counter = "[" + std::to_string(i + 1) + "/" + std::to_string(jobs.size()) + "] ";
-    TuneProgressPrinter bar(counter + shape, TuneProgressPrinter::stderr_is_terminal());
+  return opt;
+}
+
+struct TunedRow {
+  int device = 0;
+  std::string shape;
+  ShapeOutcome outcome;
+};
+
+void print_table(const std::vector<TunedRow>& rows, bool with_device) {
+  std::printf("\n%s%-24s %10s %10s %7s %6s %6s %7s  %s\n", with_device ? "gpu " : "", "shape", "GFLOP/s", "default",
+              "speedup", "cands", "reused", "tune s", "best config");
+  for (const TunedRow& r : rows) {
+    const ShapeOutcome& o = r.outcome;
+    const std::string gpu = with_device ? std::to_string(r.device) + std::string(4 - std::min<size_t>(3, std::to_string(r.device).size()), ' ') : "";
+    if (!o.best) {
+      std::printf("%s%-24s %s\n", gpu.c_str(), r.shape.c_str(), families_text(o).c_str());
+      continue;
+    }
+    std::printf("%s%-24s %10.1f %10.1f %6.2fx %6d %6d %7.1f  %s\n", gpu.c_str(), r.shape.c_str(), o.best->gflops,
+                o.default_gflops, o.default_gflops > 0 ? o.best->gflops / o.default_gflops : 0.0, o.measured,
+                o.resumed, o.cost.wall_s, o.best->config.c_str());
+  }
+}
+
+/// Tunes one GPU's jobs in the calling thread; `several`: other GPUs tune
+/// beside it (lines name the GPU, no live progress line).
+std::vector<TunedRow> tune_device(const Args& a, TuningCache& cache, const DeviceWork& w, bool several) {
+  ScopedPrimaryContext ctx(w.ordinal);
+  const std::string gpu = several ? "gpu " + std::to_string(w.ordinal) + ": " : "";
+  TuningSession session(cache, w.device, session_options(a));
+  std::vector<TunedRow> rows;
+  for (size_t i = 0; i < w.jobs.size() && !TuningSession::stop_requested(); ++i) {
+    const std::string& shape = w.jobs[i].label;
+    const std::string counter = gpu + "[" + std::to_string(i + 1) + "/" + std::to_string(w.jobs.size()) + "] ";
+    TuneProgressPrinter bar(counter + shape, !several && TuneProgressPrinter::stderr_is_terminal());
     bool started = false;
-    ShapeOutcome o = session.tune(jobs[i].problem, [&](const TuneProgressEvent& e) {
+    ShapeOutcome o = session.tune(w.jobs[i].problem, [&](const TuneProgressEvent& e) {
       if (!started) log().info("{}tuning {}", counter, shape);  // only when something is measured
       started = true;
       bar.update(e);
     });
     bar.finish();
-    report_shape(counter, shape, o);
-    js.push_back(to_json(shape, o));
-    rows.emplace_back(shape, std::move(o));
+    report_shape(counter, gpu + shape, o);
+    rows.push_back({w.ordinal, shape, std::move(o)});
   }
-  print_table(rows);
+  return rows;
+}
+
+/// Every GPU's work at once, one thread (and so one worker) per GPU; the
+/// first failure is rethrown once all have stopped.
+std::vector<TunedRow> tune_devices(const Args& a, TuningCache& cache, const std::vector<DeviceWork>& work) {
+  if (work.size() == 1) return tune_device(a, cache, work[0], false);
+  std::vector<std::vector<TunedRow>> rows(work.size());
+  std::vector<std::exception_ptr> errors(work.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < work.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        rows[i] = tune_device(a, cache, work[i], true);
+      } catch (...) {
+        errors[i] = std::current_exception();
+        TuningSession::request_stop();  // the others stop after their candidate in flight
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  std::vector<TunedRow> all;
+  for (auto& r : rows) all.insert(all.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
+  return all;
+}
+
+/// The GPUs named by --device, each with its identity.
+std::vector<DeviceInfo> query_devices(const std::string& text) {
+  int count = 0;
+  AUTOGEMM_CU(cuDeviceGetCount(&count));
+  std::vector<DeviceInfo> out;
+  for (int ordinal : parse_device_list(text, count)) {
+    ScopedPrimaryContext ctx(ordinal);
+    out.push_back(DeviceInfo::query(ctx.device(), ordinal));
+  }
+  return out;
+}
+
+int tune_all(const Args& a, TuningCache& cache, const std::vector<ShapeSpec>& specs, const LaunchRank& rank) {
+  const std::vector<DeviceInfo> devices = query_devices(a.device);
+  for (const DeviceInfo& d : devices)
+    log().info("device {}: {} ({}, {} SMs), cache {}", d.ordinal, d.name, d.arch(), d.sm_count, cache.path());
+  const std::vector<TuneJob> listed = spec_jobs(specs);
+  const std::vector<DeviceWork> work = plan_devices(devices, rank, [&](const DeviceKey& key) {
+    if (!a.from_record) return listed;
+    std::vector<TuneJob> jobs = recorded_jobs(cache, key, a.force);
+    log().info("{} recorded shape(s) of {} to tune from {}", jobs.size(), key.name, cache.path());
+    return jobs;
+  });
+  std::signal(SIGINT, on_interrupt);
+  const std::vector<TunedRow> rows = tune_devices(a, cache, work);
+  print_table(rows, work.size() > 1);
   if (!a.json_out.empty()) {
+    nlohmann::json js = nlohmann::json::array();
+    for (const TunedRow& r : rows) {
+      js.push_back(to_json(r.shape, r.outcome));
+      js.back()["device"] = r.device;
+      js.back()["rank"] = rank.rank;
+    }
     std::ofstream f(a.json_out);
     f << js.dump(2) << "\n";
     if (!f) std::fprintf(stderr, "gemm_tune: could not write %s\n", a.json_out.c_str());
@@ -201,6 +274,32 @@ int tune_all(const Args& a, TuningCache& cache, const std::vector<ShapeSpec>& sp
     std::fprintf(stderr, "gemm_tune: interrupted; every measured candidate is stored, run again to continue\n");
     return 130;
   }
+  return 0;
+}
+
+/// The shapes to tune (none with --from-record: they come from the cache),
+/// with the other arguments checked before any GPU work; throws
+/// std::invalid_argument or std::runtime_error with the reason.
+std::vector<ShapeSpec> checked_shapes(const Args& a) {
+  if (a.from_record && !a.shapes.empty()) throw std::invalid_argument("--from-record tunes the record; leave out --shape");
+  if (a.from_record && a.plan) throw std::invalid_argument("--plan lists given shapes; the record is read once a GPU is known");
+  const MathMode mode = a.math_mode.empty() ? math_mode_from_environment() : *parse_math_mode(a.math_mode);
+  for (const std::string& f : a.families) {
+    const KernelFamily* fam = find_family(f);
+    if (!fam) throw std::invalid_argument("unknown kernel family '" + f + "'");
+    if (!admits(mode, fam->accuracy()))
+      throw std::invalid_argument("the " + f + " family is only tuned with --math-mode fp32_accurate");
+  }
+  return a.from_record ? std::vector<ShapeSpec>{} : resolve_shapes(a.shapes, a.shapes_file);
+}
+
+/// --plan: this rank's share and its cache file, one line each (no GPU).
+int print_plan(const std::vector<ShapeSpec>& specs, const LaunchRank& rank, const std::string& path) {
+  const std::vector<TuneJob> share = rank_share(spec_jobs(specs), rank);
+  std::printf("rank %d of %d (%s): %zu of %zu shape(s) into %s\n", rank.rank, rank.size,
+              rank.source.empty() ? "no launcher" : ("$" + rank.source).c_str(), share.size(), specs.size(),
+              path.c_str());
+  for (const TuneJob& j : share) std::printf("rank %d: %s\n", rank.rank, j.label.c_str());
   return 0;
 }
 
@@ -217,22 +316,18 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   set_default_log_level(spdlog::level::info);
   std::vector<ShapeSpec> specs;
+  LaunchRank rank;
+  std::string path;
   try {
-    if (a.from_record && !a.shapes.empty()) throw std::invalid_argument("--from-record tunes the record; leave out --shape");
-    if (!a.from_record) specs = resolve_shapes(a.shapes, a.shapes_file);
-    const MathMode mode = a.math_mode.empty() ? math_mode_from_environment() : *parse_math_mode(a.math_mode);
-    for (const std::string& f : a.families) {
-      const KernelFamily* fam = find_family(f);
-      if (!fam) throw std::invalid_argument("unknown kernel family '" + f + "'");
-      if (!admits(mode, fam->accuracy()))
-        throw std::invalid_argument("the " + f + " family is only tuned with --math-mode fp32_accurate");
-    }
+    specs = checked_shapes(a);
+    rank = launch_rank_from_environment();
+    path = rank_cache_path(a.db.empty() ? TuningCache::default_path() : a.db, rank);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gemm_tune: %s\n", e.what());
     return 2;
   }
+  if (a.plan) return print_plan(specs, rank, path);
   try {
-    const std::string path = a.db.empty() ? TuningCache::default_path() : a.db;
     std::unique_ptr<TuningCache> cache;
     try {
       cache = open_cache(path, false);
@@ -251,7 +346,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "gemm_tune: cannot use the tuning cache: %s\n", e.what());
       return 4;
     }
-    return tune_all(a, *cache, specs);
+    return tune_all(a, *cache, specs, rank);
+  } catch (const std::invalid_argument& e) {  // --device names no GPU of this machine
+    std::fprintf(stderr, "gemm_tune: %s\n", e.what());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gemm_tune: %s\n", e.what());
     return 1;

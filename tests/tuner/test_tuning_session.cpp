@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <thread>
 
 #include "autogemm/kernel_template.h"
 #include "autogemm/tuning_session.h"
@@ -170,6 +171,42 @@ TEST_F(Session, AnUnknownFamilyIsAnError) {
   SessionOptions o = options(3);
   o.tune.families = {"no-such-family"};
   EXPECT_THROW(TuningSession(*cache, fake_h200(), o).tune(problem()), std::invalid_argument);
+}
+
+TEST_F(Session, TwoGpusTuneAtOnceIntoOneCacheEachWithItsOwnWorkerAndRows) {
+  // What gemm_tune --device all does per GPU: a session and a worker each,
+  // in its own thread, one cache.
+  TempDir dir;
+  auto cache = TuningCache::open(dir.file("t.db"), TuningCache::Mode::ReadWrite);
+  DeviceInfo other = fake_h200();
+  other.ordinal = 1;
+  other.name = "fake H200 NVL";
+  other.sm_count = 114;
+  const Problem second = make_problem(AUTOGEMM_ROW_MAJOR, false, true, 64, 128, 96, true);
+  std::vector<ShapeOutcome> outcomes(4);
+  std::thread a([&] {
+    TuningSession s(*cache, fake_h200(), options(4));
+    outcomes[0] = s.tune(problem());
+    outcomes[1] = s.tune(second);
+  });
+  std::thread b([&] {
+    TuningSession s(*cache, other, options(4));
+    outcomes[2] = s.tune(problem());
+    outcomes[3] = s.tune(second);
+  });
+  a.join();
+  b.join();
+  for (const ShapeOutcome& o : outcomes) {
+    ASSERT_TRUE(o.best.has_value());
+    EXPECT_FALSE(o.interrupted);
+  }
+  const std::pair<DeviceKey, int> per_device[] = {{fake_h200().key(), outcomes[0].measured},
+                                                  {other.key(), outcomes[2].measured}};
+  for (const auto& [key, measured] : per_device) {
+    EXPECT_EQ(cache->load_winners(key).size(), 2u) << key.name;
+    EXPECT_EQ(cache->load_trials(key, problem().key(), tiled_hash()).size(), size_t(measured)) << key.name;
+  }
+  EXPECT_EQ(cache->load_devices().size(), 2u);
 }
 
 }  // namespace
