@@ -186,6 +186,11 @@ inline FpReport fp_matrix(const std::vector<const char*>& init_paths, const char
     autogemm_get_stats(&s);
     autogemm_get_stats(nullptr);
   });
+  fp_step(r, preset, traps, named("autogemm_record_shapes(1, then 0)"), [&] {
+    autogemm_record_shapes(1);
+    autogemm_record_shapes(0);
+  });
+  fp_step(r, preset, traps, named("autogemm_flush_recorded_shapes"), [&] { autogemm_flush_recorded_shapes(); });
   fp_step(r, preset, traps, named("autogemm_status_string(every value)"), [&] {
     for (int s = -1; s <= 30; ++s) (void)autogemm_status_string(autogemm_status(s));
     (void)autogemm_status_string(autogemm_status(999));

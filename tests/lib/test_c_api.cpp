@@ -352,6 +352,24 @@ TEST(CApiLastError, InitOnAnUnusableFileSaysWhichAndWhy) {
   std::remove(name);
 }
 
+// ---- recording -------------------------------------------------------------------
+
+TEST(CApiRecording, SwitchAndFlushSucceedAndWriteNothingWithoutCalls) {
+  char dir[] = "/tmp/autogemm-c-api-rec-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string db = std::string(dir) + "/t.db";
+  ASSERT_EQ(autogemm_init(db.c_str()), AUTOGEMM_SUCCESS);
+  EXPECT_EQ(autogemm_record_shapes(1), AUTOGEMM_SUCCESS);
+  EXPECT_STREQ(autogemm_last_error(), "");
+  Call c = agtest::valid_call(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 8, 8, 8);
+  sgemm(c);  // no GPU here: fails before any plan, so nothing is recorded
+  EXPECT_EQ(autogemm_flush_recorded_shapes(), AUTOGEMM_SUCCESS) << autogemm_last_error();
+  EXPECT_EQ(autogemm_record_shapes(0), AUTOGEMM_SUCCESS);
+  EXPECT_NE(access(db.c_str(), F_OK), 0) << "a flush with nothing recorded created " << db;
+  EXPECT_EQ(autogemm_init("/nonexistent-dir/autogemm-c-api.db"), AUTOGEMM_SUCCESS);
+  rmdir(dir);
+}
+
 // ---- version ---------------------------------------------------------------------
 
 TEST(CApiVersion, MacrosAgree) {

@@ -104,6 +104,9 @@ void child_calls(const std::string& db, int report) {
                          8, c, 8, &info);
   autogemm_stats s;
   autogemm_get_stats(&s);
+  autogemm_record_shapes(1);
+  autogemm_flush_recorded_shapes();
+  autogemm_record_shapes(0);
   autogemm_shutdown();
   const std::string line = "init=" + std::to_string(init) + " work=" + std::to_string(work) +
                            " quick=" + std::to_string(quick) + " bad=" + std::to_string(bad) +
