@@ -19,7 +19,7 @@ extern "C" __global__ void __launch_bounds__(AG_R * AG_R)
     agemm_reference(int M, int N, int K, double alpha, const float* __restrict__ A, i64 lda,
                     const float* __restrict__ B, i64 ldb, double beta,
                     const float* __restrict__ C0, i64 ldc0, double* __restrict__ ref,
-                    double* __restrict__ bound) {
+                    double* __restrict__ bound, i64 stride_a, i64 stride_b, i64 stride_c0) {
   __shared__ double As[AG_R][AG_R + 1];
   __shared__ double Bs[AG_R][AG_R + 1];
   const int tx = threadIdx.x % AG_R, ty = threadIdx.x / AG_R;
@@ -27,6 +27,12 @@ extern "C" __global__ void __launch_bounds__(AG_R * AG_R)
   const i64 tiles_n = ((i64)N + AG_R - 1) / AG_R;
   const i64 m = ((i64)blockIdx.x / tiles_n) * AG_R + ty;
   const i64 n = ((i64)blockIdx.x % tiles_n) * AG_R + tx;
+  // A strided batch: blockIdx.y is the product; ref and bound hold M x N each.
+  A += (i64)blockIdx.y * stride_a;
+  B += (i64)blockIdx.y * stride_b;
+  C0 += (i64)blockIdx.y * stride_c0;
+  ref += (i64)blockIdx.y * M * N;
+  bound += (i64)blockIdx.y * M * N;
   double acc = 0.0, abs_acc = 0.0;
   for (i64 k0 = 0; k0 < K; k0 += AG_R) {
     const i64 ka = k0 + tx, kb = k0 + ty;
@@ -64,7 +70,7 @@ extern "C" __global__ void __launch_bounds__(AG_R * AG_R)
 // float of the allocation outside the M x N window still holds the guard
 // pattern. stats: [0] sum (out-ref)^2, [1] sum ref^2, [2] elements over their
 // bound or NaN, [3] guard floats changed, [4] max |out-ref|/bound.
-extern "C" __global__ void agemm_check(int M, int N, const float* __restrict__ base, i64 offset,
+extern "C" __global__ void agemm_check(i64 M, i64 N, const float* __restrict__ base, i64 offset,
                                        i64 ldc, i64 total, const double* __restrict__ ref,
                                        const double* __restrict__ bound, double bound_scale, unsigned guard,
                                        double* __restrict__ stats) {

@@ -8,6 +8,8 @@
 //
 // ---- Parameters ----------------------------------------------------------
 // AG_TRANS_A, AG_TRANS_B  operand layouts (0 or 1)
+// The workspace argument is unused: the arguments are those every family's
+// kernel shares (kernel_family.h), a strided batch's strides after it.
 // ---------------------------------------------------------------------------
 
 typedef long long i64;
@@ -18,7 +20,8 @@ typedef long long i64;
 // from global memory once per block instead of once per thread.
 extern "C" __global__ void __launch_bounds__(AG_G * AG_G)
     agemm_generic(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda,
-                  const float* __restrict__ B, i64 ldb, float beta, float* __restrict__ C, i64 ldc) {
+                  const float* __restrict__ B, i64 ldb, float beta, float* __restrict__ C, i64 ldc,
+                  float* __restrict__ workspace, i64 stride_a, i64 stride_b, i64 stride_c) {
   __shared__ float As[AG_G][AG_G + 1];  // +1: no bank conflicts on column reads
   __shared__ float Bs[AG_G][AG_G + 1];
   const int tx = threadIdx.x % AG_G, ty = threadIdx.x / AG_G;
@@ -28,6 +31,11 @@ extern "C" __global__ void __launch_bounds__(AG_G * AG_G)
   const i64 tiles_n = ((i64)N + AG_G - 1) / AG_G;
   const i64 m = ((i64)blockIdx.x / tiles_n) * AG_G + ty;
   const i64 n = ((i64)blockIdx.x % tiles_n) * AG_G + tx;
+  // Technique: a strided batch rides on blockIdx.z: block z computes product
+  // z, its operands z strides further on (0 and one product for a plain call).
+  A += (i64)blockIdx.z * stride_a;
+  B += (i64)blockIdx.z * stride_b;
+  C += (i64)blockIdx.z * stride_c;
   float acc = 0.f;
   // alpha == 0 never reads A or B (reference-BLAS rule), so NaN there cannot leak.
   const i64 k_stop = alpha != 0.f ? K : 0;

@@ -19,7 +19,8 @@
 //                problem class) or 1 (any pointer, any leading dimension)
 // AG_SPLIT_K     number of K slices computed by different blocks (blockIdx.z);
 //                > 1 reduces them deterministically through a workspace
-//                (see the split-K block at the end of the kernel)
+//                (see the split-K block at the end of the kernel); with 1,
+//                blockIdx.z is the product of a strided batch instead
 // AG_SPLIT_REDUCE  with split-K: 0 the last block of each tile reduces it
 //                in-kernel (one launch); 1 agemm_splitk_reduce does it for
 //                all tiles in a second launch, spread over the whole GPU
@@ -258,7 +259,7 @@ __device__ __forceinline__ void tile_coords(int pid, int tiles_m, int tiles_n, i
 extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
     agemm_tiled(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda,
                 const float* __restrict__ B, i64 ldb, float beta, float* __restrict__ C, i64 ldc,
-                float* __restrict__ workspace) {
+                float* __restrict__ workspace, i64 stride_a, i64 stride_b, i64 stride_c) {
   extern __shared__ __align__(16) float smem[];
   float* As = smem;                               // [AG_NBUF][AG_BK][AG_LDS_A]
   float* Bs = smem + AG_NBUF * AG_BK * AG_LDS_A;  // [AG_NBUF][AG_BK][AG_LDS_B]
@@ -272,10 +273,22 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
   const int m0 = tile_m * AG_BM;
   const int n0 = tile_n * AG_BN;
 
+  // Technique: a strided batch rides on blockIdx.z. Without split-K (the only
+  // case a batch is launched), block z computes product z: its operands start
+  // z strides further on, and everything below is the plain product.
+#if AG_SPLIT_K == 1
+  A += (i64)blockIdx.z * stride_a;
+  B += (i64)blockIdx.z * stride_b;
+  C += (i64)blockIdx.z * stride_c;
+  const int k_slice = 0;
+#else
+  const int k_slice = blockIdx.z;
+#endif
+
   // Technique: split-K. Block z owns a contiguous run of BK-deep slices.
   const int k_tiles_total = (int)(((i64)K + AG_BK - 1) / AG_BK);
   const int k_tiles_per = (k_tiles_total + AG_SPLIT_K - 1) / AG_SPLIT_K;
-  const int k_begin = (int)min((i64)K, (i64)blockIdx.z * k_tiles_per * AG_BK);
+  const int k_begin = (int)min((i64)K, (i64)k_slice * k_tiles_per * AG_BK);
   const int k_end = (int)min((i64)K, (i64)k_begin + (i64)k_tiles_per * AG_BK);
   // alpha == 0 never reads A or B (reference-BLAS rule): no K steps at all.
   const int k_tiles =

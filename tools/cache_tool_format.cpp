@@ -23,6 +23,7 @@ void put_shape(json& j, const ShapeKey& s) {
   j["trans_a"] = s.trans_a;
   j["trans_b"] = s.trans_b;
   j["aligned"] = s.aligned;
+  j["batch"] = s.batch;
 }
 
 ShapeKey get_shape(const json& j) {
@@ -33,6 +34,7 @@ ShapeKey get_shape(const json& j) {
   s.trans_a = j.at("trans_a").get<bool>();
   s.trans_b = j.at("trans_b").get<bool>();
   s.aligned = j.at("aligned").get<bool>();
+  s.batch = j.value("batch", int64_t(1));  // files exported before strided batches have none
   return s;
 }
 
@@ -140,7 +142,8 @@ std::string layout(const ShapeKey& s) {
 }
 
 std::string dims(const ShapeKey& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+         (s.batch > 1 ? "@" + std::to_string(s.batch) : std::string());
 }
 
 std::string utc(int64_t t) {

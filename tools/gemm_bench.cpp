@@ -48,6 +48,10 @@ autogemm_transpose tr(bool t) { return t ? AUTOGEMM_TRANS : AUTOGEMM_NO_TRANS; }
 // Row-major canonical call -> autogemm's C API.
 autogemm_status run_autogemm(const CanonicalCall& c, CUstream s) {
   const Problem& p = c.problem;
+  if (p.batch > 1)
+    return autogemm_sgemm_strided_batched(AUTOGEMM_ROW_MAJOR, tr(p.trans_a), tr(p.trans_b), int(p.m), int(p.n),
+                                          int(p.k), c.alpha, c.a, int(p.lda), p.stride_a, c.b, int(p.ldb),
+                                          p.stride_b, c.beta, c.c, int(p.ldc), p.stride_c, int(p.batch), s);
   return autogemm_sgemm(AUTOGEMM_ROW_MAJOR, tr(p.trans_a), tr(p.trans_b), int(p.m), int(p.n), int(p.k), c.alpha,
                         c.a, int(p.lda), c.b, int(p.ldb), c.beta, c.c, int(p.ldc), s);
 }
@@ -56,6 +60,13 @@ autogemm_status run_autogemm(const CanonicalCall& c, CUstream s) {
 // gets the operands swapped, each with its own transpose.
 void run_cublas(cublasHandle_t h, const CanonicalCall& c) {
   const Problem& p = c.problem;
+  if (p.batch > 1) {
+    cublas_check(cublasSgemmStridedBatched(h, p.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, p.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                           int(p.n), int(p.m), int(p.k), &c.alpha, c.b, int(p.ldb), p.stride_b, c.a,
+                                           int(p.lda), p.stride_a, &c.beta, c.c, int(p.ldc), p.stride_c, int(p.batch)),
+                 "cublasSgemmStridedBatched");
+    return;
+  }
   cublas_check(cublasSgemm(h, p.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, p.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N, int(p.n),
                            int(p.m), int(p.k), &c.alpha, c.b, int(p.ldb), c.a, int(p.lda), &c.beta, c.c, int(p.ldc)),
                "cublasSgemm");
@@ -71,8 +82,12 @@ DispatchedPlan dispatched_plan(const CanonicalCall& c) {
   const Problem& p = c.problem;
   autogemm_plan_info info{};
   const autogemm_status st =
-      autogemm_describe_plan(AUTOGEMM_ROW_MAJOR, tr(p.trans_a), tr(p.trans_b), int(p.m), int(p.n), int(p.k), c.a,
-                             int(p.lda), c.b, int(p.ldb), c.c, int(p.ldc), &info);
+      p.batch > 1 ? autogemm_describe_plan_strided_batched(AUTOGEMM_ROW_MAJOR, tr(p.trans_a), tr(p.trans_b), int(p.m),
+                                                           int(p.n), int(p.k), c.a, int(p.lda), p.stride_a, c.b,
+                                                           int(p.ldb), p.stride_b, c.c, int(p.ldc), p.stride_c,
+                                                           int(p.batch), &info)
+                  : autogemm_describe_plan(AUTOGEMM_ROW_MAJOR, tr(p.trans_a), tr(p.trans_b), int(p.m), int(p.n),
+                                           int(p.k), c.a, int(p.lda), c.b, int(p.ldb), c.c, int(p.ldc), &info);
   DispatchedPlan out;
   if (st != AUTOGEMM_SUCCESS) {
     out.text = std::string("(no plan: ") + autogemm_status_string(st) + ": " + autogemm_last_error() + ")";
@@ -322,7 +337,7 @@ void print_overhead(const Overhead& o, double first_ms) {
 struct Options {
   int device = 0;
   std::vector<std::string> shapes;
-  std::string shapes_file, db, json_out, plot, plot_from;
+  std::string shapes_file, db, json_out, plot, plot_from, suite;
   int overhead_calls = 20000;
   bool fp32_accurate = false;
   std::string timing = "rotate";
@@ -401,6 +416,10 @@ int main(int argc, char** argv) {
   app.add_option("--device,-d", opt.device, "GPU ordinal")->check(CLI::NonNegativeNumber);
   app.add_option("--shape,-s", opt.shapes, "shape to measure (repeatable), as gemm_tune takes it");
   app.add_option("--shapes-file", opt.shapes_file, "file with one shape per line");
+  app.add_option("--suite", opt.suite,
+                 "a built-in suite: public (the default without --shape/--shapes-file) or batched (strided "
+                 "batches MxNxK@COUNT, against cublasSgemmStridedBatched)")
+      ->check(CLI::IsMember({"public", "batched"}));
   app.add_option("--db", opt.db, "tuning cache to dispatch from (default: the default cache)");
   app.add_option("--json", opt.json_out, "also write the results as JSON to this file");
   app.add_option("--timing", opt.timing,
@@ -420,7 +439,7 @@ int main(int argc, char** argv) {
 
   std::vector<ShapeSpec> specs;
   try {
-    specs = resolve_shapes(opt.shapes, opt.shapes_file);
+    specs = resolve_shapes(opt.shapes, opt.shapes_file, opt.suite);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gemm_bench: %s\n", e.what());
     return 2;

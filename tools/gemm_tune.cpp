@@ -35,7 +35,7 @@ namespace {
 struct Args {
   std::string device = "0";
   std::vector<std::string> shapes, families;
-  std::string shapes_file, db, strategy = "model", json_out, math_mode;
+  std::string shapes_file, db, strategy = "model", json_out, math_mode, suite;
   int budget = kDefaultBudget;
   unsigned seed = 1;
   bool force = false, from_record = false, plan = false;
@@ -51,10 +51,15 @@ void add_options(CLI::App& app, Args& a) {
                "file, and exit without touching a GPU");
   app.add_option("--shape,-s", a.shapes, "shape to tune (repeatable)");
   auto* file = app.add_option("--shapes-file", a.shapes_file, "file with one shape per line ('#' comments)");
+  auto* suite = app.add_option("--suite", a.suite,
+                               "a built-in suite: public (the default without --shape/--shapes-file) or batched "
+                               "(strided batches, MxNxK@COUNT)")
+                    ->check(CLI::IsMember({"public", "batched"}));
   app.add_flag("--from-record", a.from_record,
                "tune the shapes applications recorded on this GPU (AUTOGEMM_RECORD_UNTUNED=1) that have no "
                "tuned entry yet (with --force: every recorded shape), most called first")
-      ->excludes(file);
+      ->excludes(file)
+      ->excludes(suite);
   app.add_option("--db", a.db, "tuning cache file (default: $AUTOGEMM_CACHE, else $XDG_CACHE_HOME/autogemm/tuning.db, else ~/.cache/autogemm/tuning.db)");
   app.add_option("--family", a.families, "kernel family to tune (repeatable; default: every family that runs on the GPU)");
   app.add_option("--math-mode", a.math_mode,
@@ -290,7 +295,7 @@ std::vector<ShapeSpec> checked_shapes(const Args& a) {
     if (!admits(mode, fam->accuracy()))
       throw std::invalid_argument("the " + f + " family is only tuned with --math-mode fp32_accurate");
   }
-  return a.from_record ? std::vector<ShapeSpec>{} : resolve_shapes(a.shapes, a.shapes_file);
+  return a.from_record ? std::vector<ShapeSpec>{} : resolve_shapes(a.shapes, a.shapes_file, a.suite);
 }
 
 /// --plan: this rank's share and its cache file, one line each (no GPU).
@@ -309,8 +314,9 @@ int main(int argc, char** argv) {
   CLI::App app{
       "gemm_tune: tune FP32 GEMM kernels for this GPU and store the winners in the tuning cache.\n"
       "Shapes are MxNxK in row-major form with optional layout prefix and transposes, e.g.\n"
-      "4096x4096x4096, 128x11008x4096:NT, col:1000x1000x1000:TN. Without --shape or\n"
-      "--shapes-file the built-in public suite is tuned."};
+      "4096x4096x4096, 128x11008x4096:NT, col:1000x1000x1000:TN, and a strided batch\n"
+      "with @COUNT, e.g. 64x64x64@4096. Without --shape, --shapes-file or --suite the\n"
+      "built-in public suite is tuned."};
   Args a;
   add_options(app, a);
   CLI11_PARSE(app, argc, argv);

@@ -49,9 +49,9 @@ class TrialWriter {
   TrialWriter(Db& db, int64_t dev_id)
       : s_(db.prepare(
             "INSERT INTO trials (device_id, m, n, k, trans_a, trans_b, aligned, template_hash, "
-            "config, status, median_ms, spread_ms, gflops, detail, recorded_at, family) "
-            "VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21) "
-            "ON CONFLICT (device_id, m, n, k, trans_a, trans_b, aligned, template_hash, config) "
+            "config, status, median_ms, spread_ms, gflops, detail, recorded_at, family, batch) "
+            "VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?30) "
+            "ON CONFLICT (device_id, m, n, k, trans_a, trans_b, aligned, batch, template_hash, config) "
             "DO UPDATE SET family = excluded.family, status = excluded.status, "
             "median_ms = excluded.median_ms, spread_ms = excluded.spread_ms, "
             "gflops = excluded.gflops, detail = excluded.detail, "
@@ -96,9 +96,9 @@ bool merge_winner(Db& db, int64_t dev_id, const WinnerRecord& w) {
   }
   Stmt put = db.prepare(
       "INSERT INTO winners (device_id, m, n, k, trans_a, trans_b, aligned, config, "
-      "template_hash, median_ms, spread_ms, gflops, tuned_at, family) "
-      "VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19) "
-      "ON CONFLICT (device_id, m, n, k, trans_a, trans_b, aligned, family) DO UPDATE SET "
+      "template_hash, median_ms, spread_ms, gflops, tuned_at, family, batch) "
+      "VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?30) "
+      "ON CONFLICT (device_id, m, n, k, trans_a, trans_b, aligned, batch, family) DO UPDATE SET "
       "config = excluded.config, template_hash = excluded.template_hash, "
       "median_ms = excluded.median_ms, spread_ms = excluded.spread_ms, "
       "gflops = excluded.gflops, tuned_at = excluded.tuned_at");
@@ -126,10 +126,10 @@ std::vector<WinnerRecord> select_winners(Db& db, const DeviceKey& dev, const Sha
   Stmt s = db.prepare(
       select_for_device(std::string(kShapeCols) +
                             ", x.family, x.config, x.template_hash, x.median_ms, "
-                            "x.spread_ms, x.gflops, x.tuned_at",
+                            "x.spread_ms, x.gflops, x.tuned_at, x.batch",
                         "winners", only != nullptr,
                         filter("family", only_family) +
-                            "ORDER BY x.m, x.n, x.k, x.trans_a, x.trans_b, x.aligned, x.family")
+                            "ORDER BY x.m, x.n, x.k, x.batch, x.trans_a, x.trans_b, x.aligned, x.family")
           .c_str());
   detail::bind_device(s, dev);
   if (only) detail::bind_shape(s, 7, *only);
@@ -137,7 +137,7 @@ std::vector<WinnerRecord> select_winners(Db& db, const DeviceKey& dev, const Sha
   std::vector<WinnerRecord> out;
   SkippedRows skipped(db, "winners");
   while (s.step()) {
-    auto shape = detail::read_shape(s, 0);
+    auto shape = detail::read_shape(s, 0, 13);
     auto family = detail::read_key_text(s, 6);
     auto config = detail::read_key_text(s, 7);
     auto hash = detail::read_key_text(s, 8);
@@ -161,10 +161,10 @@ std::vector<TrialRow> select_trials(Db& db, const DeviceKey& dev, const ShapeKey
   Stmt s = db.prepare(
       select_for_device(std::string(kShapeCols) +
                             ", x.family, x.template_hash, x.config, x.status, x.median_ms, "
-                            "x.spread_ms, x.gflops, x.detail, x.recorded_at",
+                            "x.spread_ms, x.gflops, x.detail, x.recorded_at, x.batch",
                         "trials", only != nullptr,
                         filter("template_hash", only_hash) +
-                            "ORDER BY x.m, x.n, x.k, x.trans_a, x.trans_b, x.aligned, "
+                            "ORDER BY x.m, x.n, x.k, x.batch, x.trans_a, x.trans_b, x.aligned, "
                             "x.template_hash, x.config")
           .c_str());
   detail::bind_device(s, dev);
@@ -173,7 +173,7 @@ std::vector<TrialRow> select_trials(Db& db, const DeviceKey& dev, const ShapeKey
   std::vector<TrialRow> out;
   SkippedRows skipped(db, "trials");
   while (s.step()) {
-    auto shape = detail::read_shape(s, 0);
+    auto shape = detail::read_shape(s, 0, 15);
     auto family = detail::read_key_text(s, 6);
     auto hash = detail::read_key_text(s, 7);
     auto config = detail::read_key_text(s, 8);
@@ -228,8 +228,8 @@ bool TuningCache::record_winner(const DeviceKey& dev, const WinnerRecord& w,
   Stmt run = db.prepare(
       "INSERT INTO tuning_runs (device_id, m, n, k, trans_a, trans_b, aligned, template_hash, "
       "winner_config, winner_stored, candidates, compile_s, wall_s, strategy, finished_at, "
-      "family) VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-      "?21)");
+      "family, batch) VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
+      "?21, ?30)");
   run.bind(1, dev_id);
   detail::bind_shape(run, 7, w.shape);
   run.bind(13, w.template_hash).bind(14, w.config).bind(15, stored).bind(16, cost.candidates);

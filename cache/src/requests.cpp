@@ -33,8 +33,8 @@ void TuningCache::record_requests(const DeviceKey& dev, const std::vector<ShapeR
   const int64_t dev_id = detail::device_id(db, dev);
   Stmt put = db.prepare(
       "INSERT INTO requested_shapes (device_id, m, n, k, trans_a, trans_b, aligned, calls, "
-      "tuned_when_seen, first_seen, last_seen) VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) "
-      "ON CONFLICT (device_id, m, n, k, trans_a, trans_b, aligned) DO UPDATE SET "
+      "tuned_when_seen, first_seen, last_seen, batch) VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?30) "
+      "ON CONFLICT (device_id, m, n, k, trans_a, trans_b, aligned, batch) DO UPDATE SET "
       "calls = calls + excluded.calls, first_seen = min(first_seen, excluded.first_seen), "
       "tuned_when_seen = CASE WHEN excluded.last_seen >= last_seen THEN excluded.tuned_when_seen "
       "ELSE tuned_when_seen END, last_seen = max(last_seen, excluded.last_seen)");
@@ -53,15 +53,15 @@ std::vector<ShapeRequest> TuningCache::load_requests(const DeviceKey& dev) const
   auto lock = impl_->enter();
   Db& db = impl_->db;
   Stmt s = db.prepare((std::string("SELECT x.m, x.n, x.k, x.trans_a, x.trans_b, x.aligned, x.calls, "
-                                   "x.tuned_when_seen, x.first_seen, x.last_seen FROM requested_shapes AS x "
+                                   "x.tuned_when_seen, x.first_seen, x.last_seen, x.batch FROM requested_shapes AS x "
                                    "JOIN devices AS d ON d.id = x.device_id WHERE ") +
-                       detail::kDeviceMatch + " ORDER BY x.calls DESC, x.m, x.n, x.k, x.trans_a, x.trans_b, x.aligned")
+                       detail::kDeviceMatch + " ORDER BY x.calls DESC, x.m, x.n, x.k, x.batch, x.trans_a, x.trans_b, x.aligned")
                           .c_str());
   detail::bind_device(s, dev);
   std::vector<ShapeRequest> out;
   detail::SkippedRows skipped(db, "requested_shapes");
   while (s.step()) {
-    auto shape = detail::read_shape(s, 0);
+    auto shape = detail::read_shape(s, 0, 10);
     auto calls = detail::read_count(s, 6);
     auto tuned = detail::read_count(s, 7);
     auto first = detail::read_count(s, 8);

@@ -12,7 +12,7 @@ const char* const kDeviceMatch =
     "d.driver_version = ?5 AND d.nvrtc_version = ?6";
 const char* const kShapeMatch =
     "x.m = ?7 AND x.n = ?8 AND x.k = ?9 AND x.trans_a = ?10 AND x.trans_b = ?11 AND "
-    "x.aligned = ?12";
+    "x.aligned = ?12 AND x.batch = ?30";
 
 void bind_device(Stmt& s, const DeviceKey& d) {
   s.bind(1, d.name).bind(2, d.cc_major).bind(3, d.cc_minor).bind(4, d.sm_count);
@@ -22,6 +22,7 @@ void bind_device(Stmt& s, const DeviceKey& d) {
 void bind_shape(Stmt& s, int first, const ShapeKey& x) {
   s.bind(first, x.m).bind(first + 1, x.n).bind(first + 2, x.k);
   s.bind(first + 3, x.trans_a).bind(first + 4, x.trans_b).bind(first + 5, x.aligned);
+  s.bind(kBatchParam, x.batch);
 }
 
 int64_t device_id(Db& db, const DeviceKey& dev) {
@@ -58,6 +59,8 @@ void check_shape(const Db& db, const ShapeKey& s) {
   if (s.m < 1 || s.n < 1 || s.k < 1)
     refuse_value(db, "shape " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
                          std::to_string(s.k) + " (M, N and K must be positive)");
+  if (s.batch < 1 || batch_bucket(s.batch) != s.batch)
+    refuse_value(db, "batch " + std::to_string(s.batch) + " (a batch key is a bucket: 1..8, then powers of two)");
 }
 
 void check_key_text(const Db& db, const std::string& v, const char* what) {
@@ -106,7 +109,7 @@ std::optional<std::string> read_key_text(const Stmt& s, int col) {
   return v;
 }
 
-std::optional<ShapeKey> read_shape(const Stmt& s, int col) {
+std::optional<ShapeKey> read_shape(const Stmt& s, int col, int batch_col) {
   std::optional<int64_t> v[6];
   for (int i = 0; i < 6; ++i) {
     v[i] = read_count(s, col + i);
@@ -119,6 +122,10 @@ std::optional<ShapeKey> read_shape(const Stmt& s, int col) {
   shape.trans_a = *v[3] == 1;
   shape.trans_b = *v[4] == 1;
   shape.aligned = *v[5] == 1;
+  // Only the buckets batch_bucket() makes: anything else names no call.
+  const std::optional<int64_t> batch = read_count(s, batch_col);
+  if (!batch || *batch < 1 || batch_bucket(*batch) != *batch) return std::nullopt;
+  shape.batch = *batch;
   return shape;
 }
 

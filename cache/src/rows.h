@@ -13,11 +13,15 @@ namespace autogemm::detail {
 
 /// WHERE fragment matching devices AS d against parameters ?1..?6 (bind_device).
 extern const char* const kDeviceMatch;
-/// Matching a table's shape columns (alias x) against parameters ?7..?12 (bind_shape(s, 7, ..)).
+/// Matching a table's shape columns (alias x) against parameters ?7..?12
+/// and ?30, the batch (bind_shape(s, 7, ..)).
 extern const char* const kShapeMatch;
+/// The parameter of a shape's batch column: far above every statement's
+/// other parameters, so the columns added with it renumbered nothing.
+constexpr int kBatchParam = 30;
 
 void bind_device(Stmt& s, const DeviceKey& d);               // ?1..?6
-void bind_shape(Stmt& s, int first, const ShapeKey& shape);  // ?first..?first+5
+void bind_shape(Stmt& s, int first, const ShapeKey& shape);  // ?first..?first+5, ?30
 
 /// The id of `dev` in table devices, inserting it first if it is new. Call
 /// inside a write transaction.
@@ -34,7 +38,8 @@ void check_winner(const Db& db, const WinnerRecord& w);
 std::optional<int64_t> read_count(const Stmt& s, int col);   // INTEGER >= 0
 std::optional<double> read_amount(const Stmt& s, int col);   // finite number >= 0
 std::optional<std::string> read_key_text(const Stmt& s, int col);  // non-empty TEXT
-std::optional<ShapeKey> read_shape(const Stmt& s, int col);  // m n k trans_a trans_b aligned
+/// m n k trans_a trans_b aligned from `col` on, and batch at `batch_col`.
+std::optional<ShapeKey> read_shape(const Stmt& s, int col, int batch_col);
 
 /// Counts rows skipped while reading one table and logs one warning at the end.
 class SkippedRows {

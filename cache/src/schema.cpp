@@ -298,6 +298,8 @@ const Migration kMigrations[] = {
      add_families},
     {"table requested_shapes (what applications asked for), view shape_coverage",  // 3 -> 4
      add_requested_shapes},
+    {"a batch bucket in every shape key (strided-batched calls); views show it",  // 4 -> 5
+     add_batch_columns},
 };
 
 constexpr int kCurrentVersion = static_cast<int>(sizeof kMigrations / sizeof kMigrations[0]);

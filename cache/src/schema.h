@@ -27,6 +27,9 @@ void check_header(const std::string& path, bool writable);
 /// file's schema version (0: empty).
 int check_file(const Db& db, bool writable);
 
+/// Migration step 4 -> 5 (schema_batch.cpp): the batch column of every key.
+void add_batch_columns(Db& db);
+
 /// Brings an empty or older file to the current version: all steps, and the
 /// application_id and user_version, in one BEGIN IMMEDIATE transaction that is
 /// rolled back if any step fails. Re-checks the file under the write lock, so

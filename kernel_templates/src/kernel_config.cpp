@@ -87,6 +87,7 @@ bool KernelConfig::is_valid(std::string* why) const { return family().is_valid(*
 
 bool KernelConfig::can_implement(const Problem& p) const {
   if (trans_a != p.trans_a || trans_b != p.trans_b) return false;
+  if (p.batch > 1 && !family().batches(*this)) return false;
   return family().can_implement(*this, p);
 }
 
@@ -99,7 +100,7 @@ std::vector<std::string> KernelConfig::defines() const {
 
 KernelConfig default_config(const Problem& p) {
   for (const KernelFamily* f : all_families())
-    if (auto c = f->default_config(p)) return *c;
+    if (auto c = f->default_config(p); c && c->can_implement(p)) return *c;
   return KernelConfig::generic(p.trans_a, p.trans_b);
 }
 

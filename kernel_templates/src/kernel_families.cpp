@@ -31,12 +31,25 @@ void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs&
   const Problem& p = a.call.problem;
   int m = int(p.m), n = int(p.n), k = int(p.k);
   float alpha = a.call.alpha, beta = a.call.beta;
-  CUdeviceptr pa = reinterpret_cast<CUdeviceptr>(a.call.a), pb = reinterpret_cast<CUdeviceptr>(a.call.b),
-              pc = reinterpret_cast<CUdeviceptr>(a.call.c), ws = a.workspace;
+  const float* a0 = a.call.a;
+  const float* b0 = a.call.b;
+  float* c0 = a.call.c;
+  CUdeviceptr pa = 0, pb = 0, pc = 0, ws = a.workspace;
   long long lda = p.lda, ldb = p.ldb, ldc = p.ldc;
-  void* args[] = {&m, &n, &k, &alpha, &pa, &lda, &pb, &ldb, &beta, &pc, &ldc, &ws};
-  check(driver().cuLaunchKernel(f, g.grid_x, g.grid_y, g.grid_z, g.block, 1, 1, g.smem, a.stream, args, nullptr),
-        name);
+  long long sa = p.stride_a, sb = p.stride_b, sc = p.stride_c;
+  void* args[] = {&m, &n, &k, &alpha, &pa, &lda, &pb, &ldb, &beta, &pc, &ldc, &ws, &sa, &sb, &sc};
+  // Grid z holds at most 65535 blocks: a larger batch takes several launches.
+  constexpr int64_t kMaxZ = 65535;
+  const int64_t batch = std::max<int64_t>(1, p.batch);
+  for (int64_t first = 0; first < batch; first += kMaxZ) {
+    const unsigned z = batch > 1 ? unsigned(std::min(kMaxZ, batch - first)) : g.grid_z;
+    // Pointer arithmetic on the host only where the pointers are real (a
+    // null operand is never read: alpha == 0 or beta == 0).
+    pa = reinterpret_cast<CUdeviceptr>(a0 ? a0 + first * sa : nullptr);
+    pb = reinterpret_cast<CUdeviceptr>(b0 ? b0 + first * sb : nullptr);
+    pc = reinterpret_cast<CUdeviceptr>(c0 ? c0 + first * sc : nullptr);
+    check(driver().cuLaunchKernel(f, g.grid_x, g.grid_y, z, g.block, 1, 1, g.smem, a.stream, args, nullptr), name);
+  }
 }
 
 void launch_reduce_kernel(CUfunction f, const LaunchArgs& a, const char* name) {

@@ -92,6 +92,8 @@ bool TiledFamily::can_implement(const KernelConfig& c, const Problem& p) const {
   return t.vec == 1 || p.aligned;
 }
 
+bool TiledFamily::batches(const KernelConfig& c) const { return tiled(c).split_k == 1; }
+
 std::optional<KernelConfig> TiledFamily::default_config(const Problem& p) const {
   TiledParams t;
   t.vec = p.aligned ? 4 : 1;

@@ -121,7 +121,8 @@ std::vector<KernelConfig> TiledFamily::search_space(const Problem& p, const Sear
 double TiledFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {
   const TiledParams& c = cfg.get<TiledParams>();
   const double tiles_m = std::ceil(double(p.m) / c.bm), tiles_n = std::ceil(double(p.n) / c.bn);
-  const double blocks = tiles_m * tiles_n * c.split_k;
+  // A strided batch launches its tiles once per product (split_k is 1 then).
+  const double blocks = tiles_m * tiles_n * c.split_k * double(p.batch);
   const int t = threads(c);
   const double occ = blocks_per_sm(c, lim);
   const double waves = std::ceil(blocks / (lim.sm_count * occ));

@@ -137,6 +137,8 @@ bool WarpTiledFamily::can_implement(const KernelConfig& c, const Problem& p) con
   return t.vec == 1 || p.aligned;
 }
 
+bool WarpTiledFamily::batches(const KernelConfig& c) const { return params(c).split_k == 1; }
+
 std::optional<KernelConfig> WarpTiledFamily::default_config(const Problem& p) const {
   WarpTiledParams t;
   t.vec = p.aligned ? 4 : 1;
@@ -245,7 +247,8 @@ std::vector<KernelConfig> WarpTiledFamily::search_space(const Problem& p, const 
 
 double WarpTiledFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {
   const WarpTiledParams& c = params(cfg);
-  const double blocks = double(tiles_of(c, p)) * c.split_k;
+  // A strided batch launches its tiles once per product (split_k is 1 then).
+  const double blocks = double(tiles_of(c, p)) * c.split_k * double(p.batch);
   const double occ = blocks_per_sm(c, lim);
   const double waves = std::ceil(blocks / (lim.sm_count * occ));
   // Blocks an SM runs at once: occ, or its share of a single partial wave.

@@ -46,6 +46,24 @@ inline std::string ld_detail(const GemmArgs& g, autogemm_status st) {
   return s + ": " + ld + " must be at least max(1, " + dim + ") = " + std::to_string(min);
 }
 
+/// "stride_c is 100, but the 4 products' C (row-major, 8 x 16, ldc 16) would
+/// overlap: it must be at least 128, or at least 16 with 4 x 16 <= ldc".
+inline std::string stride_detail(const GemmArgs& g, autogemm_status st) {
+  if (st == AUTOGEMM_INVALID_BATCH_COUNT)
+    return "batch_count is " + std::to_string(g.batch) + "; it must not be negative";
+  const bool is_a = st == AUTOGEMM_INVALID_STRIDE_A;
+  if (is_a || st == AUTOGEMM_INVALID_STRIDE_B)
+    return std::string(is_a ? "stride_a" : "stride_b") + " is " + std::to_string(is_a ? g.stride_a : g.stride_b) +
+           "; with " + std::to_string(g.batch) + " products it must be between 0 and 2^50 / batch_count";
+  const bool row = g.layout == AUTOGEMM_ROW_MAJOR;
+  const long long rows = row ? g.m : g.n, cols = row ? g.n : g.m;
+  return "stride_c is " + std::to_string(g.stride_c) + ", but the " + std::to_string(g.batch) + " products' C (" +
+         (row ? "row-major, " : "column-major, ") + std::to_string(g.m) + " x " + std::to_string(g.n) + ", ldc " +
+         std::to_string(g.ldc) + ") would share elements: it must be at least " +
+         std::to_string((rows - 1) * (long long)g.ldc + cols) + ", or at least " + std::to_string(cols) + " with " +
+         std::to_string(g.batch) + " x " + std::to_string(cols) + " <= ldc (and below 2^50 / batch_count)";
+}
+
 /// Why validate() or check_pointers() returned `st` for `g`.
 inline std::string argument_detail(const GemmArgs& g, autogemm_status st) {
   switch (st) {
@@ -60,6 +78,10 @@ inline std::string argument_detail(const GemmArgs& g, autogemm_status st) {
     case AUTOGEMM_INVALID_LDA:
     case AUTOGEMM_INVALID_LDB:
     case AUTOGEMM_INVALID_LDC: return ld_detail(g, st);
+    case AUTOGEMM_INVALID_BATCH_COUNT:
+    case AUTOGEMM_INVALID_STRIDE_A:
+    case AUTOGEMM_INVALID_STRIDE_B:
+    case AUTOGEMM_INVALID_STRIDE_C: return stride_detail(g, st);
     case AUTOGEMM_NULL_A: return "A is NULL, but this call reads A (alpha != 0 and K > 0)";
     case AUTOGEMM_NULL_B: return "B is NULL, but this call reads B (alpha != 0 and K > 0)";
     case AUTOGEMM_NULL_C:

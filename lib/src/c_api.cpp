@@ -91,6 +91,25 @@ bool copy_text(const std::string& src, char* dst, size_t size) {
   return true;
 }
 
+/// The plan dispatch would use for `g`, into *out (when not NULL) or not at
+/// all: filled in a copy first, so a field that does not fit fails the call
+/// and leaves *out as it was, never half written or cut short.
+void describe_into(const GemmArgs& g, autogemm_plan_info* out) {
+  const PlanDescription plan = Dispatcher::instance().describe(g);
+  if (!out) return;
+  autogemm_plan_info info{};
+  if (!copy_text(plan.family, info.family, sizeof info.family) ||
+      !copy_text(plan.config, info.config, sizeof info.config) ||
+      !copy_text(to_string(plan.source), info.source_name, sizeof info.source_name))
+    throw std::length_error("the plan's text does not fit autogemm_plan_info: " + plan.config);
+  info.math_mode = plan.mode == autogemm::MathMode::Fp32Accurate ? AUTOGEMM_MATH_FP32_ACCURATE : AUTOGEMM_MATH_STRICT;
+  info.fp32_accurate = plan.accuracy == autogemm::AccuracyClass::Fp32Accurate ? 1 : 0;
+  info.source = plan.source == autogemm::PlanSource::Exact     ? AUTOGEMM_PLAN_EXACT
+                : plan.source == autogemm::PlanSource::Nearest ? AUTOGEMM_PLAN_NEAREST
+                                                               : AUTOGEMM_PLAN_DEFAULT;
+  *out = info;
+}
+
 }  // namespace
 
 extern "C" {
@@ -111,6 +130,10 @@ const char* autogemm_status_string(autogemm_status s) {
     case AUTOGEMM_NULL_A: return "invalid argument: A is a null pointer";
     case AUTOGEMM_NULL_B: return "invalid argument: B is a null pointer";
     case AUTOGEMM_NULL_C: return "invalid argument: C is a null pointer";
+    case AUTOGEMM_INVALID_BATCH_COUNT: return "invalid argument: the batch count is negative";
+    case AUTOGEMM_INVALID_STRIDE_A: return "invalid argument: stride_a is negative or too large";
+    case AUTOGEMM_INVALID_STRIDE_B: return "invalid argument: stride_b is negative or too large";
+    case AUTOGEMM_INVALID_STRIDE_C: return "invalid argument: stride_c lets the products' C overlap";
     case AUTOGEMM_NO_DEVICE: return "no CUDA driver or no GPU is available";
     case AUTOGEMM_NO_CONTEXT: return "no CUDA context is current on the calling thread";
     case AUTOGEMM_CUDA_ERROR: return "a CUDA driver call failed";
@@ -159,6 +182,18 @@ autogemm_status autogemm_sgemm(autogemm_layout layout, autogemm_transpose trans_
   return api_call([&] { Dispatcher::instance().sgemm(g, stream); });
 }
 
+autogemm_status autogemm_sgemm_strided_batched(autogemm_layout layout, autogemm_transpose trans_a,
+                                               autogemm_transpose trans_b, int m, int n, int k, float alpha,
+                                               const float* a, int lda, long long stride_a, const float* b,
+                                               int ldb, long long stride_b, float beta, float* c, int ldc,
+                                               long long stride_c, int batch_count, struct CUstream_st* stream) {
+  const FpEnvGuard fp;
+  GemmArgs g{layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc};
+  g.batch = batch_count;
+  g.stride_a = stride_a, g.stride_b = stride_b, g.stride_c = stride_c;
+  return api_call([&] { Dispatcher::instance().sgemm(g, stream); });
+}
+
 autogemm_status autogemm_record_shapes(int enable) {
   const FpEnvGuard fp;
   return api_call([&] { Dispatcher::instance().set_recording(enable != 0); });
@@ -201,23 +236,18 @@ autogemm_status autogemm_describe_plan(autogemm_layout layout, autogemm_transpos
                                        const float* c, int ldc, autogemm_plan_info* out) {
   const FpEnvGuard fp;
   const GemmArgs g{layout, trans_a, trans_b, m, n, k, 1.f, a, lda, b, ldb, 0.f, const_cast<float*>(c), ldc};
-  return api_call([&] {
-    const PlanDescription plan = Dispatcher::instance().describe(g);
-    if (!out) return;
-    // Filled in a copy first: a field that does not fit fails the call and
-    // leaves *out as it was, never half written or cut short.
-    autogemm_plan_info info{};
-    if (!copy_text(plan.family, info.family, sizeof info.family) ||
-        !copy_text(plan.config, info.config, sizeof info.config) ||
-        !copy_text(to_string(plan.source), info.source_name, sizeof info.source_name))
-      throw std::length_error("the plan's text does not fit autogemm_plan_info: " + plan.config);
-    info.math_mode = plan.mode == autogemm::MathMode::Fp32Accurate ? AUTOGEMM_MATH_FP32_ACCURATE : AUTOGEMM_MATH_STRICT;
-    info.fp32_accurate = plan.accuracy == autogemm::AccuracyClass::Fp32Accurate ? 1 : 0;
-    info.source = plan.source == autogemm::PlanSource::Exact     ? AUTOGEMM_PLAN_EXACT
-                  : plan.source == autogemm::PlanSource::Nearest ? AUTOGEMM_PLAN_NEAREST
-                                                                 : AUTOGEMM_PLAN_DEFAULT;
-    *out = info;
-  });
+  return api_call([&] { describe_into(g, out); });
+}
+
+autogemm_status autogemm_describe_plan_strided_batched(
+    autogemm_layout layout, autogemm_transpose trans_a, autogemm_transpose trans_b, int m, int n, int k,
+    const float* a, int lda, long long stride_a, const float* b, int ldb, long long stride_b, const float* c,
+    int ldc, long long stride_c, int batch_count, autogemm_plan_info* out) {
+  const FpEnvGuard fp;
+  GemmArgs g{layout, trans_a, trans_b, m, n, k, 1.f, a, lda, b, ldb, 0.f, const_cast<float*>(c), ldc};
+  g.batch = batch_count;
+  g.stride_a = stride_a, g.stride_b = stride_b, g.stride_c = stride_c;
+  return api_call([&] { describe_into(g, out); });
 }
 
 autogemm_status autogemm_describe(autogemm_layout layout, autogemm_transpose trans_a,

@@ -43,21 +43,10 @@ std::vector<TunedEntry> usable_winners(const std::vector<WinnerRecord>& rows) {
 
 namespace {
 
-/// The canonical problem a stored winner was measured on (minimal leading
-/// dimensions, rounded up to 4 in the aligned class).
-Problem measured_problem(const ShapeKey& s) {
-  Problem p = make_problem(AUTOGEMM_ROW_MAJOR, s.trans_a, s.trans_b, s.m, s.n, s.k, false);
-  if (s.aligned) {
-    auto up4 = [](int64_t v) { return (v + 3) / 4 * 4; };
-    p.lda = up4(p.lda), p.ldb = up4(p.ldb), p.ldc = up4(p.ldc), p.aligned = true;
-  }
-  return p;
-}
-
 /// Measured seconds over modelled seconds for one winner on its own shape:
 /// how far its family's model is off on this device.
 double calibration(const TunedEntry& w, const SearchLimits& lim) {
-  const double model = w.config.family().cost(w.config, measured_problem(w.shape), lim);
+  const double model = w.config.family().cost(w.config, make_problem(w.shape), lim);
   return model > 0 ? w.median_ms * 1e-3 / model : 0.0;
 }
 
@@ -95,8 +84,8 @@ PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winner
   const auto calib = family_calibrations(winners, lim);
   // Per stored shape, its fastest admitted row: a family's row that lost on
   // its own shape is not borrowed.
-  std::map<std::tuple<int64_t, int64_t, int64_t, bool, bool, bool>, double> fastest;
-  auto shape_of = [](const ShapeKey& s) { return std::make_tuple(s.m, s.n, s.k, s.trans_a, s.trans_b, s.aligned); };
+  std::map<std::tuple<int64_t, int64_t, int64_t, bool, bool, bool, int64_t>, double> fastest;
+  auto shape_of = [](const ShapeKey& s) { return std::make_tuple(s.m, s.n, s.k, s.trans_a, s.trans_b, s.aligned, s.batch); };
   for (const TunedEntry& w : winners)
     if (admits(mode, w.config.family().accuracy())) {
       auto [it, fresh] = fastest.emplace(shape_of(w.shape), w.median_ms);
@@ -116,7 +105,8 @@ PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winner
     if (w.median_ms > fastest.at(shape_of(w.shape))) continue;
     const double d = std::fabs(std::log(double(w.shape.m) / double(p.m))) +
                      std::fabs(std::log(double(w.shape.n) / double(p.n))) +
-                     (p.k > 0 ? std::fabs(std::log(double(w.shape.k) / pk)) : 0.0);
+                     (p.k > 0 ? std::fabs(std::log(double(w.shape.k) / pk)) : 0.0) +
+                     std::fabs(std::log(double(w.shape.batch) / double(p.batch)));
     // Its family's model of the problem, in seconds through the winner's
     // own measured/modelled ratio where its shape is near (within a factor
     // of 4 over the three dimensions), else through its family's median: a

@@ -31,6 +31,7 @@ struct PlanKeyHash {
     size_t h = std::hash<int64_t>()(s.m);
     h = h * 1000003u ^ std::hash<int64_t>()(s.n);
     h = h * 1000003u ^ std::hash<int64_t>()(s.k);
+    h = h * 1000003u ^ std::hash<int64_t>()(s.batch);
     return h * 31u + (size_t(s.trans_a) | size_t(s.trans_b) << 1 | size_t(s.aligned) << 2 |
                       size_t(k.mode) << 3);
   }

@@ -21,8 +21,32 @@ std::string Problem::to_string() const {
   std::ostringstream s;
   s << m << "x" << n << "x" << k << " " << (trans_a ? 'T' : 'N') << (trans_b ? 'T' : 'N')
     << (aligned ? " aligned" : " unaligned");
+  if (batch != 1) s << " batch " << batch;
   return s.str();
 }
+
+namespace {
+
+// The strides of a batch of more than one product: A and B are only read, so
+// any stride >= 0 will do (0 shares one operand); C's products must not share
+// an element: one after the other (stride past the last row's N floats), or
+// side by side within each row (stride >= N, all of them within ldc). The
+// products' offsets must stay far from overflowing 64 bits.
+autogemm_status validate_batch(const GemmArgs& g) {
+  if (g.batch < 0) return AUTOGEMM_INVALID_BATCH_COUNT;
+  if (g.batch <= 1) return AUTOGEMM_SUCCESS;
+  const long long limit = (1LL << 50) / g.batch;
+  if (g.stride_a < 0 || g.stride_a > limit) return AUTOGEMM_INVALID_STRIDE_A;
+  if (g.stride_b < 0 || g.stride_b > limit) return AUTOGEMM_INVALID_STRIDE_B;
+  const bool row = g.layout == AUTOGEMM_ROW_MAJOR;
+  const long long rows = row ? g.m : g.n, cols = row ? g.n : g.m, s = g.stride_c;
+  const bool after = s >= (rows - 1) * (long long)g.ldc + cols;
+  const bool beside = s >= cols && (g.batch - 1) * s + cols <= g.ldc;
+  if (s > limit || !(after || beside)) return AUTOGEMM_INVALID_STRIDE_C;
+  return AUTOGEMM_SUCCESS;
+}
+
+}  // namespace
 
 autogemm_status validate(const GemmArgs& g) {
   // CBLAS checks the layout first: the leading-dimension rules depend on it.
@@ -42,11 +66,11 @@ autogemm_status validate(const GemmArgs& g) {
   if (g.lda < std::max(1, a_min)) return AUTOGEMM_INVALID_LDA;
   if (g.ldb < std::max(1, b_min)) return AUTOGEMM_INVALID_LDB;
   if (g.ldc < std::max(1, c_min)) return AUTOGEMM_INVALID_LDC;
-  return AUTOGEMM_SUCCESS;
+  return validate_batch(g);
 }
 
 bool is_quick_return(const GemmArgs& g) {
-  return g.m == 0 || g.n == 0 || ((g.alpha == 0.f || g.k == 0) && g.beta == 1.f);
+  return g.batch == 0 || g.m == 0 || g.n == 0 || ((g.alpha == 0.f || g.k == 0) && g.beta == 1.f);
 }
 
 autogemm_status check_pointers(const GemmArgs& g) {
@@ -86,13 +110,30 @@ CanonicalCall normalize(const GemmArgs& g) {
   c.c = g.c;
   c.alpha = g.alpha;
   c.beta = g.beta;
+  p.batch = g.batch;
+  if (g.batch > 1) {
+    const bool row = g.layout == AUTOGEMM_ROW_MAJOR;
+    p.stride_a = row ? g.stride_a : g.stride_b;
+    p.stride_b = row ? g.stride_b : g.stride_a;
+    p.stride_c = g.stride_c;
+  }
+  // Every product of a batch starts 16-byte aligned when the strides are
+  // multiples of 4 floats.
   p.aligned = aligned16(c.a) && aligned16(c.b) && aligned16(c.c) && p.lda % 4 == 0 &&
-              p.ldb % 4 == 0 && p.ldc % 4 == 0;
+              p.ldb % 4 == 0 && p.ldc % 4 == 0 && p.stride_a % 4 == 0 && p.stride_b % 4 == 0 &&
+              p.stride_c % 4 == 0;
   return c;
 }
 
+void pack_batch(Problem& p) {
+  const bool many = p.batch > 1;
+  p.stride_a = many ? p.a_extent() : 0;
+  p.stride_b = many ? p.b_extent() : 0;
+  p.stride_c = many ? p.c_extent() : 0;
+}
+
 Problem make_problem(autogemm_layout layout, bool trans_a, bool trans_b, int64_t m, int64_t n,
-                     int64_t k, bool aligned) {
+                     int64_t k, bool aligned, int64_t batch) {
   Problem p;
   const bool row = layout == AUTOGEMM_ROW_MAJOR;
   p.m = row ? m : n;
@@ -104,6 +145,8 @@ Problem make_problem(autogemm_layout layout, bool trans_a, bool trans_b, int64_t
   p.ldb = std::max<int64_t>(1, p.trans_b ? p.k : p.n);
   p.ldc = std::max<int64_t>(1, p.n);
   p.aligned = aligned && p.lda % 4 == 0 && p.ldb % 4 == 0 && p.ldc % 4 == 0;
+  p.batch = std::max<int64_t>(1, batch);
+  pack_batch(p);
   return p;
 }
 
@@ -116,6 +159,8 @@ Problem make_problem(const ShapeKey& key) {
     p.ldc = up4(p.ldc);
     p.aligned = true;
   }
+  p.batch = std::max<int64_t>(1, key.batch);
+  pack_batch(p);
   return p;
 }
 
@@ -123,17 +168,18 @@ std::string ShapeSpec::to_string() const {
   std::ostringstream s;
   if (layout == AUTOGEMM_COL_MAJOR) s << "col:";
   s << m << "x" << n << "x" << k << ":" << (trans_a ? 'T' : 'N') << (trans_b ? 'T' : 'N');
+  if (batch != 1) s << "@" << batch;
   return s.str();
 }
 
-Problem ShapeSpec::problem() const { return make_problem(layout, trans_a, trans_b, m, n, k, true); }
+Problem ShapeSpec::problem() const { return make_problem(layout, trans_a, trans_b, m, n, k, true, batch); }
 
 bool parse_shape(const std::string& text, ShapeSpec* out, std::string* error) {
-  static const std::regex re(R"(^(?:(row|col):)?(\d{1,10})x(\d{1,10})x(\d{1,10})(?::([NT])([NT]))?$)");
+  static const std::regex re(R"(^(?:(row|col):)?(\d{1,10})x(\d{1,10})x(\d{1,10})(?::([NT])([NT]))?(?:@(\d{1,10}))?$)");
   // Surrounding white space is trimmed here, not by the regex: libstdc++'s
   // std::regex recurses once per character a `\s*` consumes, so a long run of
   // blanks overflowed the stack (found by tests/fuzz/fuzz_parse_shape). The
-  // longest valid shape, "col:" + 3 x 10 digits + "x"s + ":TT", is 39 chars.
+  // longest valid shape, "col:" + 4 x 10 digits + "x"s + ":TT@", is 50 chars.
   static const char* const kSpace = " \t\n\v\f\r";
   const size_t first = text.find_first_not_of(kSpace);
   const std::string body =
@@ -141,7 +187,7 @@ bool parse_shape(const std::string& text, ShapeSpec* out, std::string* error) {
                                  : text.substr(first, text.find_last_not_of(kSpace) - first + 1);
   std::smatch mt;
   if (body.size() > 64 || !std::regex_match(body, mt, re)) {
-    if (error) *error = "shape '" + text + "' is not of the form [row:|col:]MxNxK[:NN|NT|TN|TT]";
+    if (error) *error = "shape '" + text + "' is not of the form [row:|col:]MxNxK[:NN|NT|TN|TT][@BATCH]";
     return false;
   }
   ShapeSpec s;
@@ -158,6 +204,14 @@ bool parse_shape(const std::string& text, ShapeSpec* out, std::string* error) {
   if (mt[5].matched) {
     s.trans_a = mt[5] == "T";
     s.trans_b = mt[6] == "T";
+  }
+  if (mt[7].matched) {
+    const long long bv = std::stoll(mt[7]);
+    if (bv < 1 || bv > lim) {
+      if (error) *error = "shape '" + text + "': the batch count must be between 1 and 2147483647";
+      return false;
+    }
+    s.batch = bv;
   }
   *out = s;
   return true;

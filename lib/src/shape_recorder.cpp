@@ -111,7 +111,7 @@ bool ShapeRecorder::parse_switch(const char* text, bool* recognized) {
 
 ShapeRecorder::Key ShapeRecorder::key_of(const DeviceKey& d, const ShapeKey& s) {
   return Key{d.name, d.cc_major, d.cc_minor, d.sm_count, d.driver_version, d.nvrtc_version,
-             s.m, s.n, s.k, s.trans_a, s.trans_b, s.aligned};
+             s.m, s.n, s.k, s.trans_a, s.trans_b, s.aligned, s.batch};
 }
 
 void ShapeRecorder::set_path(const std::string& path) {

@@ -116,6 +116,11 @@ TEST(MigrationV3, ReleasedVersion2FileKeepsEveryRow) {
     EXPECT_EQ(raw_query(path, std::string("SELECT group_concat(DISTINCT family) FROM ") + table),
               std::vector<std::string>{"tiled"})
         << table;
+  // Every row of a file from before strided batches is a plain call's (batch 1).
+  for (const char* table : {"winners", "trials", "tuning_runs"})
+    EXPECT_EQ(raw_query(path, std::string("SELECT group_concat(DISTINCT batch) FROM ") + table),
+              std::vector<std::string>{"1"})
+        << table;
   // The views name the family too.
   EXPECT_EQ(raw_query(path, "SELECT count(*) FROM best_configs WHERE family = 'tiled'")[0], "4");
   EXPECT_EQ(raw_query(path, "SELECT m || ' ' || family || ' ' || trials FROM trial_summary"),

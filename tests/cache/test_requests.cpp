@@ -1,7 +1,9 @@
-// Recorded shapes (table requested_shapes, schema version 4): counts add up
-// over writes and processes, times keep the first and the last sight, bad
-// values store nothing, and a version 3 file gains the table with its rows
-// untouched.
+// Recorded shapes (table requested_shapes, schema version 4; a batch bucket
+// in the key since 5): counts add up over writes and processes, times keep
+// the first and the last sight, bad values store nothing, a batch is a shape
+// of its own, and a released version 2 file gains the table with its rows.
+#include <filesystem>
+
 #include "cache_test_util.h"
 
 namespace autogemm::test {
@@ -60,8 +62,11 @@ TEST(Requests, CorruptRowsAreSkippedNotTrusted) {
   TempDir dir;
   const std::string path = dir.file("c.db");
   open_rw(path)->record_requests(h200(), {request(shape(64, 64, 64), 2, false, 0, 0)});
-  raw_sql(path, "INSERT INTO requested_shapes VALUES (1, -3, 64, 64, 0, 0, 1, 5, 0, 1, 1);"
-                "INSERT INTO requested_shapes VALUES (1, 8, 8, 8, 0, 0, 1, 'many', 0, 1, 1);");
+  // Columns: device, m, n, k, trans_a, trans_b, aligned, batch, calls, tuned, first, last.
+  raw_sql(path, "INSERT INTO requested_shapes VALUES (1, -3, 64, 64, 0, 0, 1, 1, 5, 0, 1, 1);"
+                "INSERT INTO requested_shapes VALUES (1, 8, 8, 8, 0, 0, 1, 1, 'many', 0, 1, 1);"
+                "INSERT INTO requested_shapes VALUES (1, 8, 8, 8, 0, 0, 1, 12, 5, 0, 1, 1);"   // not a bucket
+                "INSERT INTO requested_shapes VALUES (1, 8, 8, 8, 0, 0, 1, 0, 5, 0, 1, 1);");
   const auto got = open_rw(path)->load_requests(h200());
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].shape, shape(64, 64, 64));
@@ -78,18 +83,32 @@ TEST(Requests, CoverageViewSetsTheRecordAgainstTheWinners) {
             (std::vector<std::string>{"256:9:yes", "33:4:no"}));
 }
 
-TEST(Requests, Version3FileGainsTheTableAndKeepsItsRows) {
+TEST(Requests, AReleasedVersion2FileGainsTheTableAndKeepsItsRows) {
   TempDir dir;
-  const std::string path = dir.file("v3.db");
-  open_rw(path)->record_winner(h200(), winner(shape(512, 512, 512), "tiled bm=64", 0.02, 0.001), cost());
-  // What a version 3 build wrote: the same file without version 4's objects.
-  raw_sql(path, "DROP VIEW shape_coverage; DROP TABLE requested_shapes; PRAGMA user_version = 3;");
+  const std::string path = dir.file("v2.db");
+  std::filesystem::copy_file(std::string(CACHE_TEST_DATA) + "/v2_release.db", path);
+  std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
   EXPECT_THROW(TuningCache::open(path, TuningCache::Mode::ReadOnly), CacheError);  // read-only cannot migrate
   auto cache = open_rw(path);
-  EXPECT_EQ(raw_query(path, "PRAGMA user_version")[0], "4");
-  EXPECT_EQ(cache->load_winners(h200()).size(), 1u);
+  EXPECT_EQ(raw_query(path, "PRAGMA user_version")[0], std::to_string(TuningCache::schema_version()));
+  EXPECT_EQ(cache->load_winners(h200()).size(), 4u);
   cache->record_requests(h200(), {request(shape(512, 512, 512), 1, true, 0, 0)});
   EXPECT_EQ(cache->load_requests(h200()).size(), 1u);
+}
+
+TEST(Requests, ABatchIsItsOwnShape) {
+  TempDir dir;
+  auto cache = open_rw(dir.file("c.db"));
+  ShapeKey batched = shape(64, 64, 64);
+  batched.batch = 4096;
+  cache->record_requests(h200(), {request(shape(64, 64, 64), 3, false, 0, 0), request(batched, 5, false, 0, 0)});
+  const auto got = cache->load_requests(h200());
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].shape, batched);  // most called first
+  EXPECT_EQ(got[0].calls, 5);
+  EXPECT_EQ(got[1].shape.batch, 1);
+  batched.batch = 4095;  // not a bucket: names no call
+  EXPECT_THROW(cache->record_requests(h200(), {request(batched, 1, false, 0, 0)}), CacheError);
 }
 
 }  // namespace

@@ -165,6 +165,58 @@ TEST_P(GpuFamilies, AlphaZeroNeverReadsAAndB) {
         expect_alpha_zero_ignores_a_and_b(*d, aligned);
 }
 
+// A strided batch in one launch: every product right, none touched twice
+// (the verifier's C is all the products' Cs, guards around them), with the
+// family's default and samples of its space for a batched problem; and a
+// batch over grid z's 65535, which takes several launches.
+TEST_P(GpuFamilies, StridedBatchesAreCorrectWhereTheFamilyBatches) {
+  const SearchLimits lim = SearchLimits::of(dev_);
+  struct Case {
+    Shape s;
+    int64_t batch;
+  };
+  const Case cases[] = {{{7, 13, 5}, 3}, {{64, 64, 64}, 37}, {{127, 65, 33}, 9}, {{33, 130, 260}, 2}};
+  int ran = 0;
+  for (bool aligned : {true, false})
+    for (int t = 0; t < 4; ++t) {
+      const Problem big = make_problem(AUTOGEMM_ROW_MAJOR, t & 1, t & 2, 127, 65, 33, aligned, 9);
+      std::vector<KernelConfig> configs;
+      if (auto d = default_config(big); d.can_implement(big) && &d.family() == &family()) configs.push_back(d);
+      const std::vector<KernelConfig> space = family().search_space(big, lim);
+      for (size_t i : {size_t(0), space.size() / 2, space.size() - 1})
+        if (i < space.size()) configs.push_back(space[i]);
+      for (const KernelConfig& c : configs) {
+        SCOPED_TRACE(c.to_string());
+        for (const Case& x : cases) {
+          const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, c.trans_a, c.trans_b, x.s.m, x.s.n, x.s.k, aligned, x.batch);
+          if (!c.can_implement(p)) continue;
+          for (float beta : {0.0f, -0.5f}) {
+            Verifier ver(p, dev_, 1.25f, beta, 13, 4);
+            Stream st;
+            ver.prepare(st.get());
+            kernel(c).launch(ver.call(), st.get(), 0);
+            const VerifyResult r = ver.check(st.get(), c.family().accuracy());
+            EXPECT_TRUE(r.ok) << p.to_string() << " beta=" << beta << ": " << r.why << " (rel " << r.rel_error << ")";
+            ++ran;
+          }
+        }
+      }
+    }
+  if (ran == 0) GTEST_SKIP() << family().name() << " never batches (KernelFamily::batches)";
+  // More products than grid z holds: the launch is split and moved along.
+  const Problem many = make_problem(AUTOGEMM_ROW_MAJOR, false, false, 4, 4, 4, false, 70001);
+  for (const KernelConfig& c : family().search_space(many, lim)) {
+    if (!c.can_implement(many)) continue;
+    Verifier ver(many, dev_, 1.0f, 0.5f, 17);
+    Stream st;
+    ver.prepare(st.get());
+    kernel(c).launch(ver.call(), st.get(), 0);
+    const VerifyResult r = ver.check(st.get(), c.family().accuracy());
+    EXPECT_TRUE(r.ok) << c.to_string() << " on " << many.to_string() << ": " << r.why;
+    break;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Registry, GpuFamilies, ::testing::ValuesIn(all_families()),
                          [](const ::testing::TestParamInfo<const KernelFamily*>& info) {
                            return std::string(info.param->name());

@@ -188,6 +188,35 @@ TEST(CApi, DescribeValidatesLikeSgemm) {
   EXPECT_STREQ(buf, "untouched");
 }
 
+// Strided batches: the plain call's checks, then the count and the strides,
+// each named with its value; a count of 0 returns at once; the describe
+// function validates alike.
+TEST(CApi, StridedBatchedValidatesCountAndStridesAfterThePlainRules) {
+  const Call c = agtest::valid_call(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 8, 8, 8);
+  auto batched = [&](const Call& x, long long sa, long long sb, long long sc, int count) {
+    return autogemm_sgemm_strided_batched(x.layout, x.ta, x.tb, x.m, x.n, x.k, x.alpha, x.a, x.lda, sa, x.b, x.ldb,
+                                          sb, x.beta, x.c, x.ldc, sc, count, nullptr);
+  };
+  EXPECT_EQ(batched(c, 64, 64, 64, -1), AUTOGEMM_INVALID_BATCH_COUNT);
+  EXPECT_NE(std::string(autogemm_last_error()).find("batch_count is -1"), std::string::npos) << autogemm_last_error();
+  EXPECT_EQ(batched(c, -1, 64, 64, 2), AUTOGEMM_INVALID_STRIDE_A);
+  EXPECT_NE(std::string(autogemm_last_error()).find("stride_a is -1"), std::string::npos) << autogemm_last_error();
+  EXPECT_EQ(batched(c, 64, -64, 64, 2), AUTOGEMM_INVALID_STRIDE_B);
+  EXPECT_EQ(batched(c, 64, 64, 32, 2), AUTOGEMM_INVALID_STRIDE_C);
+  EXPECT_NE(std::string(autogemm_last_error()).find("at least 64"), std::string::npos) << autogemm_last_error();
+  Call bad = c;
+  bad.ldc = 3;
+  EXPECT_EQ(batched(bad, 64, 64, 32, -1), AUTOGEMM_INVALID_LDC);
+  EXPECT_EQ(batched(c, -1, -1, 0, 0), AUTOGEMM_SUCCESS);  // nothing to do
+  expect_needs_device(batched(c, -1, -1, -1, 1));          // one product: strides unused
+  expect_needs_device(batched(c, 0, 64, 64, 2));           // valid: A shared by both products
+  autogemm_plan_info info{};
+  EXPECT_EQ(autogemm_describe_plan_strided_batched(c.layout, c.ta, c.tb, c.m, c.n, c.k, c.a, c.lda, 64, c.b, c.ldb,
+                                                   64, c.c, c.ldc, 8, 2, &info),
+            AUTOGEMM_INVALID_STRIDE_C);
+  EXPECT_STREQ(info.config, "");
+}
+
 TEST(CApi, NothingCountedWithoutLaunches) {
   Call c = agtest::valid_call(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 0, 8, 8);
   EXPECT_EQ(sgemm(c), AUTOGEMM_SUCCESS);
@@ -206,7 +235,9 @@ TEST(CApi, StatusStringsAreNonEmptyAndDistinct) {
       AUTOGEMM_INVALID_LDC,    AUTOGEMM_NULL_A,         AUTOGEMM_NULL_B,
       AUTOGEMM_NULL_C,         AUTOGEMM_NO_DEVICE,      AUTOGEMM_NO_CONTEXT,
       AUTOGEMM_CUDA_ERROR,     AUTOGEMM_COMPILE_ERROR,  AUTOGEMM_OUT_OF_MEMORY,
-      AUTOGEMM_CACHE_ERROR,    AUTOGEMM_INTERNAL_ERROR, AUTOGEMM_INVALID_MATH_MODE};
+      AUTOGEMM_CACHE_ERROR,    AUTOGEMM_INTERNAL_ERROR, AUTOGEMM_INVALID_MATH_MODE,
+      AUTOGEMM_INVALID_BATCH_COUNT, AUTOGEMM_INVALID_STRIDE_A, AUTOGEMM_INVALID_STRIDE_B,
+      AUTOGEMM_INVALID_STRIDE_C};
   std::set<std::string> seen;
   for (autogemm_status s : all) {
     const char* text = autogemm_status_string(s);

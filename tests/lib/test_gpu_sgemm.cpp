@@ -26,6 +26,11 @@ autogemm_status run(const UserCall& u, float alpha, float beta, CUstream s) {
   return autogemm_sgemm(u.layout, u.ta, u.tb, u.m, u.n, u.k, alpha, u.a, u.lda, u.b, u.ldb, beta, u.c, u.ldc, s);
 }
 
+autogemm_status run_batched(const UserCall& u, float alpha, float beta, CUstream s) {
+  return autogemm_sgemm_strided_batched(u.layout, u.ta, u.tb, u.m, u.n, u.k, alpha, u.a, u.lda, u.stride_a, u.b,
+                                        u.ldb, u.stride_b, beta, u.c, u.ldc, u.stride_c, u.batch, s);
+}
+
 class GpuSgemm : public testing::GpuTest {
  protected:
   void SetUp() override {
@@ -71,6 +76,42 @@ TEST_F(GpuSgemm, AllLayoutsTransposesAndAwkwardShapes) {
           check(layout, ta, tb, s.m, s.n, s.k, 0, 1.0f, 0.0f);
           check(layout, ta, tb, s.m, s.n, s.k, 3, -1.25f, 0.5f);
         }
+}
+
+// Strided batches through the C API, both layouts, every transpose, counts
+// from 1 (the plain path) to a few hundred, unaligned ones included; and a
+// count of 0 touches nothing.
+TEST_F(GpuSgemm, StridedBatchesInEveryLayout) {
+  struct S {
+    int64_t m, n, k, batch;
+    bool aligned;
+  };
+  const S cases[] = {{7, 11, 13, 1, true}, {7, 11, 13, 5, false}, {64, 64, 64, 300, true},
+                     {33, 65, 17, 9, false}, {128, 96, 40, 12, true}};
+  Stream st;
+  for (autogemm_layout layout : {AUTOGEMM_ROW_MAJOR, AUTOGEMM_COL_MAJOR})
+    for (int t = 0; t < 4; ++t)
+      for (const S& c : cases)
+        for (float beta : {0.0f, 0.5f}) {
+          const Problem p = make_problem(layout, t & 1, t & 2, c.m, c.n, c.k, c.aligned, c.batch);
+          Verifier ver(p, dev_, -1.5f, beta, unsigned(c.m * 3 + c.batch));
+          ver.prepare(st.get());
+          ASSERT_EQ(run_batched(user_call(ver.call(), layout), -1.5f, beta, st.get()), AUTOGEMM_SUCCESS)
+              << autogemm_last_error();
+          const VerifyResult r = ver.check(st.get());
+          EXPECT_TRUE(r.ok) << p.to_string() << (layout == AUTOGEMM_ROW_MAJOR ? " row" : " col") << " beta " << beta
+                            << ": " << r.why;
+        }
+  const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, false, false, 16, 16, 16, true, 4);
+  Verifier ver(p, dev_, 1.0f, 0.0f, 3);
+  ver.prepare(st.get());  // C is NaN poison: a count of 0 must leave it so
+  UserCall u = user_call(ver.call(), AUTOGEMM_ROW_MAJOR);
+  u.batch = 0;
+  ASSERT_EQ(run_batched(u, 1.0f, 0.0f, st.get()), AUTOGEMM_SUCCESS);
+  std::vector<float> c(size_t(p.m * p.ldc));
+  AUTOGEMM_CU(cuStreamSynchronize(st.get()));
+  AUTOGEMM_CU(cuMemcpyDtoH(c.data(), reinterpret_cast<CUdeviceptr>(ver.call().c), c.size() * 4));
+  for (float v : c) ASSERT_TRUE(std::isnan(v));
 }
 
 TEST_F(GpuSgemm, LargeProblems) {

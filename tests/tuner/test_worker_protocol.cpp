@@ -42,7 +42,14 @@ ResultMsg result() {
   m.fatal = true;
   return m;
 }
-std::vector<Message> all() { return {problem(), candidate(), ReadyMsg{true, ""}, ReadyMsg{false, "no GPU"}, result()}; }
+ProblemMsg batched_problem() {
+  ProblemMsg m = problem();
+  m.problem = make_problem(AUTOGEMM_ROW_MAJOR, false, true, 64, 64, 32, true, 4096);
+  return m;
+}
+std::vector<Message> all() {
+  return {problem(), batched_problem(), candidate(), ReadyMsg{true, ""}, ReadyMsg{false, "no GPU"}, result()};
+}
 
 std::string error_of(const std::vector<uint8_t>& b) {
   try {
@@ -134,7 +141,7 @@ TEST(WorkerProtocol, WrongMagicVersionAndTypeAreRejected) {
   EXPECT_NE(error_of(bad).find("magic"), std::string::npos);
   bad = b;
   bad[4] = kVersion + 1;
-  EXPECT_NE(error_of(bad).find("protocol version 2, expected 1"), std::string::npos) << error_of(bad);
+  EXPECT_NE(error_of(bad).find("protocol version " + std::to_string(kVersion + 1) + ", expected " + std::to_string(kVersion)), std::string::npos) << error_of(bad);
   bad = b;
   bad[6] = 9;
   EXPECT_NE(error_of(bad).find("unknown type 9"), std::string::npos);
@@ -189,6 +196,15 @@ TEST(WorkerProtocol, OutOfRangeFieldsAreRejected) {
   p = problem();
   p.device = -1;
   rejects(p, "device");
+  p = batched_problem();
+  p.problem.batch = 0;
+  rejects(p, "batch is 0");
+  p = batched_problem();
+  p.problem.stride_c += 4;  // the worker measures packed batches only
+  rejects(p, "stride_c");
+  p = problem();
+  p.problem.stride_a = 8;  // a single product has no strides
+  rejects(p, "stride_a");
 
   CandidateMsg c = candidate();
   c.config.clear();

@@ -27,9 +27,11 @@ Timing summarize(std::vector<double> ms) {
 
 namespace {
 
-size_t a_floats(const Problem& p) { return size_t(p.trans_a ? p.k : p.m) * size_t(p.lda); }
-size_t b_floats(const Problem& p) { return size_t(p.trans_b ? p.n : p.k) * size_t(p.ldb); }
-size_t c_floats(const Problem& p) { return size_t(p.m) * size_t(p.ldc); }
+// Floats an operand spans over every product of a batch (one product: its extent).
+size_t span(int64_t extent, int64_t stride, int64_t batch) { return size_t(extent + (batch - 1) * stride); }
+size_t a_floats(const Problem& p) { return span(p.a_extent(), p.stride_a, p.batch); }
+size_t b_floats(const Problem& p) { return span(p.b_extent(), p.stride_b, p.batch); }
+size_t c_floats(const Problem& p) { return span(p.c_extent(), p.stride_c, p.batch); }
 
 // Each copy keeps its original's address modulo this, so a copy is in the
 // same alignment class as the call it copies.

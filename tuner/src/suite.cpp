@@ -30,6 +30,26 @@ std::vector<ShapeSpec> default_suite() {
   return out;
 }
 
+std::vector<ShapeSpec> batched_suite() {
+  std::vector<ShapeSpec> out;
+  // Attention-like heads, mid-size batches, a few large products, and
+  // skinny products that batch poorly (each one alone fills a few SMs).
+  for (const char* text : {"64x64x64@4096", "128x128x64@1024", "64x128x128:NT@512", "256x256x64@256",
+                           "512x512x512@64", "1024x1024x128@16", "16x4096x4096@8"}) {
+    ShapeSpec spec;
+    std::string err;
+    if (!parse_shape(text, &spec, &err)) throw std::logic_error(err);
+    out.push_back(spec);
+  }
+  return out;
+}
+
+std::vector<ShapeSpec> named_suite(const std::string& name) {
+  if (name == "public") return default_suite();
+  if (name == "batched") return batched_suite();
+  throw std::runtime_error("unknown suite '" + name + "' (public or batched)");
+}
+
 std::vector<ShapeSpec> read_shapes_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read shapes file '" + path + "'");
@@ -50,8 +70,10 @@ std::vector<ShapeSpec> read_shapes_file(const std::string& path) {
   return out;
 }
 
-std::vector<ShapeSpec> resolve_shapes(const std::vector<std::string>& shapes, const std::string& shapes_file) {
+std::vector<ShapeSpec> resolve_shapes(const std::vector<std::string>& shapes, const std::string& shapes_file,
+                                      const std::string& suite) {
   std::vector<ShapeSpec> out;
+  if (!suite.empty()) out = named_suite(suite);
   for (const auto& text : shapes) {
     ShapeSpec spec;
     std::string err;

@@ -26,18 +26,24 @@ void fill_random(const DeviceInfo& dev, CUdeviceptr p, size_t n, unsigned seed, 
   AUTOGEMM_CU(cuStreamSynchronize(s));  // the module is unloaded on return
 }
 
-Verifier::Verifier(const Problem& p, const DeviceInfo& dev, float alpha, float beta, unsigned seed, int spread)
-    : p_(p), alpha_(alpha), beta_(beta), sm_count_(dev.sm_count) {
-  const size_t a_elems = size_t(p.trans_a ? p.k : p.m) * size_t(p.lda);
-  const size_t b_elems = size_t(p.trans_b ? p.n : p.k) * size_t(p.ldb);
+Verifier::Verifier(const Problem& problem, const DeviceInfo& dev, float alpha, float beta, unsigned seed,
+                   int spread)
+    : p_(problem), alpha_(alpha), beta_(beta), sm_count_(dev.sm_count) {
+  // A batch is laid out packed: the products' Cs form one (batch * M) x ldc
+  // matrix, which the checker and the guards treat as a single C.
+  pack_batch(p_);
+  const Problem& p = p_;
+  const size_t products = size_t(p.batch);
+  const size_t a_elems = size_t(p.a_extent()) * products, b_elems = size_t(p.b_extent()) * products;
+  const size_t c_rows = size_t(p.m) * products, mn = size_t(p.m) * size_t(p.n) * products;
   c_offset_ = kGuard;
-  c_total_ = kGuard + size_t(p.m) * size_t(p.ldc) + kGuard;
+  c_total_ = kGuard + c_rows * size_t(p.ldc) + kGuard;
   a_ = DeviceBuffer(std::max<size_t>(a_elems, 1) * 4);
   b_ = DeviceBuffer(std::max<size_t>(b_elems, 1) * 4);
   c_ = DeviceBuffer(c_total_ * 4);
   c0_ = DeviceBuffer(c_total_ * 4);
-  ref_ = DeviceBuffer(std::max<size_t>(size_t(p.m) * size_t(p.n), 1) * 8);
-  bound_ = DeviceBuffer(std::max<size_t>(size_t(p.m) * size_t(p.n), 1) * 8);
+  ref_ = DeviceBuffer(std::max<size_t>(mn, 1) * 8);
+  bound_ = DeviceBuffer(std::max<size_t>(mn, 1) * 8);
   stats_ = DeviceBuffer(5 * 8);
   ref_module_ = load_reference_module(dev, p.trans_a, p.trans_b);
   check_fn_ = ref_module_.function("agemm_check");
@@ -48,26 +54,40 @@ Verifier::Verifier(const Problem& p, const DeviceInfo& dev, float alpha, float b
   // C0: random values in the M x N window, guard floats everywhere else
   // (before, after, and in the ldc - N padding of every row).
   AUTOGEMM_CU(cuMemsetD32Async(c0_.get(), kGuardBits, c_total_, s.get()));
-  fill_random(dev, c0_.get() + c_offset_ * 4, size_t(p.m) * size_t(p.ldc), seed * 3 + 3, s.get(), spread);
+  fill_random(dev, c0_.get() + c_offset_ * 4, c_rows * size_t(p.ldc), seed * 3 + 3, s.get(), spread);
   if (p.ldc > p.n)
     AUTOGEMM_CU(cuMemsetD2D32Async(c0_.get() + (c_offset_ + size_t(p.n)) * 4, size_t(p.ldc) * 4,
-                                   kGuardBits, size_t(p.ldc - p.n), size_t(p.m), s.get()));
+                                   kGuardBits, size_t(p.ldc - p.n), c_rows, s.get()));
   call_.problem = p;
   call_.a = a_.as<float>();
   call_.b = b_.as<float>();
   call_.c = c_.as<float>() + c_offset_;
   call_.alpha = alpha;
   call_.beta = beta;
+  launch_reference(s.get());
+  s.synchronize();
+}
 
+void Verifier::launch_reference(CUstream s) {
+  const Problem& p = p_;
   CUfunction ref_fn = ref_module_.function("agemm_reference");
   int m = int(p.m), n = int(p.n), k = int(p.k);
-  double da = alpha, db = beta;
-  CUdeviceptr A = a_.get(), B = b_.get(), C0 = c0_.get() + c_offset_ * 4, R = ref_.get(), Bd = bound_.get();
-  long long lda = p.lda, ldb = p.ldb, ldc = p.ldc;
-  void* args[] = {&m, &n, &k, &da, &A, &lda, &B, &ldb, &db, &C0, &ldc, &R, &Bd};
+  double da = alpha_, db = beta_;
+  CUdeviceptr A = 0, B = 0, C0 = 0, R = 0, Bd = 0;
+  long long lda = p.lda, ldb = p.ldb, ldc = p.ldc, sa = p.stride_a, sb = p.stride_b, sc = p.stride_c;
+  void* args[] = {&m, &n, &k, &da, &A, &lda, &B, &ldb, &db, &C0, &ldc, &R, &Bd, &sa, &sb, &sc};
   const unsigned blocks = unsigned(((p.m + 15) / 16) * ((p.n + 15) / 16));
-  AUTOGEMM_CU(cuLaunchKernel(ref_fn, blocks, 1, 1, 256, 1, 1, 0, s.get(), args, nullptr));
-  s.synchronize();
+  // Grid y is the product (at most 65535 a launch).
+  const size_t mn = size_t(p.m) * size_t(p.n);
+  for (int64_t first = 0; first < p.batch; first += 65535) {
+    const unsigned products = unsigned(std::min<int64_t>(65535, p.batch - first));
+    A = a_.get() + size_t(first * p.stride_a) * 4;
+    B = b_.get() + size_t(first * p.stride_b) * 4;
+    C0 = c0_.get() + (c_offset_ + size_t(first * p.stride_c)) * 4;
+    R = ref_.get() + size_t(first) * mn * 8;
+    Bd = bound_.get() + size_t(first) * mn * 8;
+    AUTOGEMM_CU(cuLaunchKernel(ref_fn, blocks, products, 1, 256, 1, 1, 0, s, args, nullptr));
+  }
 }
 
 void Verifier::prepare(CUstream s) {
@@ -76,7 +96,7 @@ void Verifier::prepare(CUstream s) {
     // Poison the window: a kernel that reads C with beta == 0, or skips an
     // element, leaves NaN behind and fails.
     AUTOGEMM_CU(cuMemsetD2D32Async(c_.get() + c_offset_ * 4, size_t(p_.ldc) * 4, kPoisonBits,
-                                   size_t(p_.n), size_t(p_.m), s));
+                                   size_t(p_.n), size_t(p_.m * p_.batch), s));
   }
 }
 
@@ -107,7 +127,7 @@ VerifyResult Verifier::check(CUstream s, AccuracyClass accuracy) {
   const double tolerance = rel_tolerance(accuracy);
   double scale = bound_scale(accuracy, p_.k);
   AUTOGEMM_CU(cuMemsetD32Async(stats_.get(), 0, 10, s));
-  int m = int(p_.m), n = int(p_.n);
+  long long m = p_.m * p_.batch, n = p_.n;  // a batch's Cs: one (batch * M) x N window
   CUdeviceptr base = c_.get(), ref = ref_.get(), bound = bound_.get(), stats = stats_.get();
   long long offset = (long long)c_offset_, ldc = p_.ldc, total = (long long)c_total_;
   unsigned guard = kGuardBits;

@@ -49,6 +49,7 @@ void put(Writer& w, const ProblemMsg& m) {
   w.i64(p.m), w.i64(p.n), w.i64(p.k);
   w.u8(p.trans_a), w.u8(p.trans_b), w.u8(p.aligned);
   w.i64(p.lda), w.i64(p.ldb), w.i64(p.ldc);
+  w.i64(p.batch), w.i64(p.stride_a), w.i64(p.stride_b), w.i64(p.stride_c);
   w.f32(m.alpha), w.f32(m.beta);
   w.u32(m.seed);
   w.i32(m.device);
@@ -158,6 +159,14 @@ ProblemMsg get_problem(Reader& r) {
   in_range("lda", p.lda, p.trans_a ? p.m : p.k, kMaxLd);
   in_range("ldb", p.ldb, p.trans_b ? p.k : p.n, kMaxLd);
   in_range("ldc", p.ldc, p.n, kMaxLd);
+  // A batch is measured packed tightly (the worker's buffers are laid out so).
+  p.batch = r.i64("batch");
+  in_range("batch", p.batch, 1, kMaxBatch);
+  p.stride_a = r.i64("stride_a"), p.stride_b = r.i64("stride_b"), p.stride_c = r.i64("stride_c");
+  const bool many = p.batch > 1;
+  in_range("stride_a", p.stride_a, many ? p.a_extent() : 0, many ? p.a_extent() : 0);
+  in_range("stride_b", p.stride_b, many ? p.b_extent() : 0, many ? p.b_extent() : 0);
+  in_range("stride_c", p.stride_c, many ? p.c_extent() : 0, many ? p.c_extent() : 0);
   m.alpha = r.f32("alpha"), m.beta = r.f32("beta");
   if (!std::isfinite(m.alpha)) Reader::fail("alpha", "is not finite");
   if (!std::isfinite(m.beta)) Reader::fail("beta", "is not finite");
@@ -210,7 +219,8 @@ ResultMsg get_result(Reader& r) {
 bool ProblemMsg::operator==(const ProblemMsg& o) const {
   const Problem &a = problem, &b = o.problem;
   return a.m == b.m && a.n == b.n && a.k == b.k && a.trans_a == b.trans_a && a.trans_b == b.trans_b &&
-         a.aligned == b.aligned && a.lda == b.lda && a.ldb == b.ldb && a.ldc == b.ldc && alpha == o.alpha &&
+         a.aligned == b.aligned && a.lda == b.lda && a.ldb == b.ldb && a.ldc == b.ldc && a.batch == b.batch &&
+         a.stride_a == b.stride_a && a.stride_b == b.stride_b && a.stride_c == b.stride_c && alpha == o.alpha &&
          beta == o.beta && seed == o.seed && device == o.device;
 }
 bool CandidateMsg::operator==(const CandidateMsg& o) const {

@@ -27,6 +27,7 @@ class GenericFamily final : public KernelFamily {
   std::vector<std::string> defines(const KernelConfig&) const override { return {}; }
   bool is_valid(const KernelConfig&, std::string*) const override { return true; }
   bool can_implement(const KernelConfig&, const Problem&) const override { return true; }
+  bool batches(const KernelConfig&) const override { return true; }
   std::optional<KernelConfig> default_config(const Problem& p) const override;
   int threads(const KernelConfig&) const override { return 256; }
   size_t smem_bytes(const KernelConfig&) const override { return 0; }

@@ -70,9 +70,11 @@ struct LaunchArgs {
 
 /// Enqueues `f`, a family's main kernel, on geometry `g` with the argument
 /// list they all share: (M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
-/// workspace). The driver takes from the list as many arguments as the
-/// kernel declares, so a kernel without a workspace simply ends at C, ldc.
-/// `name` is for errors. Throws CudaError.
+/// workspace, stride_a, stride_b, stride_c). The driver takes from the list
+/// as many arguments as the kernel declares, so a kernel without a workspace
+/// simply ends at C, ldc. A strided batch (only for configs that batch())
+/// goes into grid z in launches of at most 65535 products, each launch's
+/// operands moved to its first product. `name` is for errors. Throws CudaError.
 void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs& a, const char* name);
 
 /// Enqueues `f`, a split-K reduction that folds a workspace of partial sums
@@ -113,6 +115,14 @@ class KernelFamily {
   /// True when `c` computes `p` correctly (layouts, alignment, size limits).
   /// Layouts are checked by KernelConfig before this is asked.
   virtual bool can_implement(const KernelConfig& c, const Problem& p) const = 0;
+  /// Whether `c` computes a strided batch (Problem::batch > 1) in one launch:
+  /// its kernel takes the strides after the workspace and blockIdx.z as the
+  /// product (launch_gemm_kernel puts the batch there). KernelConfig asks
+  /// this before can_implement; a family that never batches keeps the default.
+  virtual bool batches(const KernelConfig& c) const {
+    (void)c;
+    return false;
+  }
   /// A config of this family that implements every problem of p's layouts
   /// and alignment class, reasonable at p's size; nullopt if the family has
   /// no such config (it is then only ever chosen by tuning).

@@ -42,6 +42,7 @@ class TiledFamily final : public KernelFamily {
   std::vector<std::string> defines(const KernelConfig& c) const override;
   bool is_valid(const KernelConfig& c, std::string* why) const override;
   bool can_implement(const KernelConfig& c, const Problem& p) const override;
+  bool batches(const KernelConfig& c) const override;
   std::optional<KernelConfig> default_config(const Problem& p) const override;
   int threads(const KernelConfig& c) const override;
   size_t smem_bytes(const KernelConfig& c) const override;

@@ -2,6 +2,13 @@
 
 namespace autogemm {
 
+int64_t batch_bucket(int64_t count) {
+  if (count <= 8) return count < 1 ? 1 : count;
+  int64_t b = 16;
+  while (b < count && b < (int64_t(1) << 40)) b *= 2;
+  return b;
+}
+
 const char* to_string(TrialStatus s) {
   switch (s) {
     case TrialStatus::Ok: return "ok";

@@ -76,6 +76,11 @@ typedef enum AUTOGEMM_ENUM_BASE {
   AUTOGEMM_NULL_A = 10,
   AUTOGEMM_NULL_B = 11,
   AUTOGEMM_NULL_C = 12,
+  /* Strided-batched calls only, checked after ldc in this order. */
+  AUTOGEMM_INVALID_BATCH_COUNT = 13, /* negative */
+  AUTOGEMM_INVALID_STRIDE_A = 14,    /* negative or huge, with more than one product */
+  AUTOGEMM_INVALID_STRIDE_B = 15,
+  AUTOGEMM_INVALID_STRIDE_C = 16,    /* the products' C would share elements */
   /* Run-time failures. */
   AUTOGEMM_NO_DEVICE = 20,      /* no CUDA driver or no GPU */
   AUTOGEMM_NO_CONTEXT = 21,     /* no CUDA context is current on this thread */
@@ -138,6 +143,25 @@ AUTOGEMM_API autogemm_status autogemm_sgemm(autogemm_layout layout, autogemm_tra
                                autogemm_transpose trans_b, int m, int n, int k, float alpha,
                                const float* a, int lda, const float* b, int ldb, float beta,
                                float* c, int ldc, struct CUstream_st* stream);
+
+/* A strided batch of `batch_count` independent products, each as
+ * autogemm_sgemm with the same sizes, scalars and leading dimensions:
+ *   C + i * stride_c = alpha * op(A + i * stride_a) * op(B + i * stride_b)
+ *                      + beta * (C + i * stride_c),   i = 0 .. batch_count - 1
+ * (strides in floats, as cublasSgemmStridedBatched). One launch covers the
+ * batch (the batch is a grid dimension), tuned and cached like the plain call
+ * under the shape and a bucket of the count (gemm_tune --shape 64x64x64@4096).
+ * Quick return (nothing touched) when batch_count == 0 or as autogemm_sgemm.
+ * With more than one product: stride_a and stride_b may be anything >= 0
+ * (0 reuses one matrix for every product); the products' C must not share an
+ * element: stride_c at least past one C, or the Cs side by side within each
+ * row of width ldc (stride_c >= the row length and batch_count rows of it
+ * fit in ldc). A bad count or stride returns AUTOGEMM_INVALID_BATCH_COUNT or
+ * AUTOGEMM_INVALID_STRIDE_A/B/C, after the checks of autogemm_sgemm. */
+AUTOGEMM_API autogemm_status autogemm_sgemm_strided_batched(
+    autogemm_layout layout, autogemm_transpose trans_a, autogemm_transpose trans_b, int m, int n, int k,
+    float alpha, const float* a, int lda, long long stride_a, const float* b, int ldb, long long stride_b,
+    float beta, float* c, int ldc, long long stride_c, int batch_count, struct CUstream_st* stream);
 
 /* Recording the shapes an application runs, so that
  * `gemm_tune --from-record` tunes exactly those. When on, each shape
@@ -225,6 +249,13 @@ AUTOGEMM_API autogemm_status autogemm_describe_plan(autogemm_layout layout, auto
                                        autogemm_transpose trans_b, int m, int n, int k,
                                        const float* a, int lda, const float* b, int ldb,
                                        const float* c, int ldc, autogemm_plan_info* out);
+
+/* autogemm_describe_plan for autogemm_sgemm_strided_batched's arguments (a
+ * batch has plans of its own: its count's bucket is part of the key). */
+AUTOGEMM_API autogemm_status autogemm_describe_plan_strided_batched(
+    autogemm_layout layout, autogemm_transpose trans_a, autogemm_transpose trans_b, int m, int n, int k,
+    const float* a, int lda, long long stride_a, const float* b, int ldb, long long stride_b, const float* c,
+    int ldc, long long stride_c, int batch_count, autogemm_plan_info* out);
 
 /* The same plan as one line of text: the config text, one space, and the
  * source in parentheses, e.g.

@@ -79,7 +79,7 @@ class ShapeRecorder {
   void stop_writer();
   void after_fork_in_child();
 
-  using Key = std::tuple<std::string, int, int, int, int, int, int64_t, int64_t, int64_t, bool, bool, bool>;
+  using Key = std::tuple<std::string, int, int, int, int, int, int64_t, int64_t, int64_t, bool, bool, bool, int64_t>;
   static Key key_of(const DeviceKey& d, const ShapeKey& s);
 
   const double interval_s_;

@@ -128,13 +128,21 @@ class Tuner {
 /// The public shape suite: the default of gemm_tune and gemm_bench.
 std::vector<ShapeSpec> default_suite();
 
+/// Strided batches (MxNxK@COUNT): attention-like heads up to large products,
+/// what `--suite batched` measures against cublasSgemmStridedBatched.
+std::vector<ShapeSpec> batched_suite();
+
+/// A suite by name: "public" or "batched"; throws std::runtime_error otherwise.
+std::vector<ShapeSpec> named_suite(const std::string& name);
+
 /// Reads a shapes file: one shape per line as parse_shape() accepts; blank
 /// lines and '#' comments ignored. Throws std::runtime_error naming the line.
 std::vector<ShapeSpec> read_shapes_file(const std::string& path);
 
-/// The shapes a tool was asked for: each `--shape` text, then the shapes
-/// file's lines; the public suite when both are empty. Throws
-/// std::runtime_error naming the first bad shape.
-std::vector<ShapeSpec> resolve_shapes(const std::vector<std::string>& shapes, const std::string& shapes_file);
+/// The shapes a tool was asked for: the named `suite` (if any), each
+/// `--shape` text, then the shapes file's lines; the public suite when all
+/// are empty. Throws std::runtime_error naming the first bad shape.
+std::vector<ShapeSpec> resolve_shapes(const std::vector<std::string>& shapes, const std::string& shapes_file,
+                                      const std::string& suite = "");
 
 }  // namespace autogemm

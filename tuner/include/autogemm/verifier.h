@@ -28,13 +28,14 @@ struct VerifyResult {
 
 class Verifier {
  public:
-  /// Allocates and fills A, B and C for `p` (leading dimensions from `p`),
-  /// computes the reference. The device's context must be current.
+  /// Allocates and fills A, B and C for `p` (leading dimensions from `p`; a
+  /// batch packed tightly, whatever strides `p` has), computes the reference. The device's context must be current.
   /// `spread` > 0: each input is also scaled by 2^e, e uniform in
   /// [-spread, spread] (a wide exponent range); 0: values in ±[0.25, 1).
   Verifier(const Problem& p, const DeviceInfo& dev, float alpha, float beta, unsigned seed, int spread = 0);
 
-  /// The call a candidate must compute (pointers into this object's buffers).
+  /// The call a candidate must compute (pointers into this object's buffers;
+  /// its problem is `p` with a batch's strides packed).
   const CanonicalCall& call() const { return call_; }
 
   /// Restores C to its initial values (NaN poison when beta == 0) and guards.
@@ -60,6 +61,8 @@ class Verifier {
   Module ref_module_;
   CUfunction check_fn_ = nullptr;
   int sm_count_ = 0;
+
+  void launch_reference(CUstream s);
 };
 
 /// Launches agemm_fill_random over n floats (module from the reference template).

@@ -34,13 +34,14 @@
 namespace autogemm::wire {
 
 constexpr uint32_t kMagic = 0x4b574741;  // "AGWK" read as little-endian bytes
-constexpr uint16_t kVersion = 1;
+constexpr uint16_t kVersion = 2;  // 2: a strided batch in ProblemMsg
 constexpr size_t kHeaderBytes = 12;
 constexpr size_t kMaxCubinBytes = 64u << 20;   ///< far above any real cubin (~100 KB)
 constexpr size_t kMaxConfigChars = 512;
 constexpr size_t kMaxDetailChars = 64u << 10;  ///< compile logs are cut well below this
 constexpr int64_t kMaxDim = 0x7fffffff;        ///< kernels take M, N, K as int
 constexpr int64_t kMaxLd = int64_t(1) << 40;
+constexpr int64_t kMaxBatch = 0x7fffffff;      ///< the C API takes the count as int
 
 /// Bytes that are not a valid message (or an I/O failure on the channel).
 class ProtocolError : public std::runtime_error {

@@ -30,11 +30,20 @@ struct ShapeKey {
   int64_t m = 0, n = 0, k = 0;
   bool trans_a = false, trans_b = false;
   bool aligned = false;  ///< alignment class: 16-byte vector access is legal
+  /// Batch bucket of a strided-batched call (batch_bucket of its count); 1
+  /// for a plain call. Counts of one bucket share a tuned entry: they differ
+  /// in waves of blocks, not in what tile suits a product.
+  int64_t batch = 1;
   bool operator==(const ShapeKey& o) const {
     return m == o.m && n == o.n && k == o.k && trans_a == o.trans_a &&
-           trans_b == o.trans_b && aligned == o.aligned;
+           trans_b == o.trans_b && aligned == o.aligned && batch == o.batch;
   }
 };
+
+/// The bucket a batch count is tuned and stored under: the count itself up
+/// to 8, then the power of two at or above it (9..16 -> 16, 17..32 -> 32).
+/// Small counts stay apart because each one changes the waves a lot.
+int64_t batch_bucket(int64_t count);
 
 /// Outcome of measuring one candidate configuration.
 enum class TrialStatus { Ok, CompileFailed, LimitsExceeded, WrongResult, Timeout, Crashed };
