@@ -3,7 +3,7 @@
 //   autogemm_cache path
 //   autogemm_cache list    [--db P] [--trials] [--device D] [--shape S] [--family F] [--status S] [--json]
 //   autogemm_cache winners [--db P] [--json]
-//   autogemm_cache trials  [--db P] --shape [col:]MxNxK[:NN|NT|TN|TT] [--json]
+//   autogemm_cache trials  [--db P] --shape [col:]MxNxK[:NN|NT|TN|TT][@BATCH] [--json]
 //   autogemm_cache export  [--db P] --out F.json
 //   autogemm_cache import  [--db P] --in F.json
 //   autogemm_cache merge   [--db P] --from OTHER.db [--trust-cubins] [--json]
@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
   trials_cmd->add_option("--db", db, db_help);
   trials_cmd
       ->add_option("--shape", shape,
-                   "shape as gemm_tune takes it: [col:]MxNxK[:NN|NT|TN|TT], e.g. 4096x4096x4096:NT")
+                   "shape as gemm_tune takes it: [col:]MxNxK[:NN|NT|TN|TT][@BATCH], e.g. 4096x4096x4096:NT")
       ->required();
   trials_cmd->add_flag("--json", as_json, "print JSON instead of a table");
   auto* export_cmd = app.add_subcommand("export", "write winners and trials to a JSON file");
@@ -227,7 +227,7 @@ int main(int argc, char** argv) {
   std::string device;
   auto* show_cmd = app.add_subcommand("show", "everything stored about one shape: winners, every trial, recorded calls");
   show_cmd->add_option("--db", db, db_help);
-  show_cmd->add_option("--shape", shape, "shape as gemm_tune takes it: [col:]MxNxK[:NN|NT|TN|TT]")->required();
+  show_cmd->add_option("--shape", shape, "shape as gemm_tune takes it: [col:]MxNxK[:NN|NT|TN|TT][@BATCH]")->required();
   show_cmd->add_option("--device", device, "only devices whose name contains this");
   show_cmd->add_flag("--json", as_json, "print JSON instead of tables");
   auto* coverage_cmd = app.add_subcommand(

@@ -6,6 +6,9 @@
 # eighth session's figures in NOTES 46).
 # Files under $OUT: mpi.txt regression-tune.json regression-bench.json regression.txt
 #   OUT=/tmp/o bash scripts/experiments/mpi_and_regression.sh gbuild
+# MPI_SHAPES replaces the shapes, MPI_TIMEOUT (s) the limit of the 2-rank run;
+# SKIP_REGRESSION=1 leaves out the second part; ONE_RANK=1 first tunes the
+# same shapes with one process, for the timing against two.
 B=${1:-gbuild}
 OUT=${OUT:-$PWD/gpu-out}
 export LD_LIBRARY_PATH=$PWD/$B/lib
@@ -13,20 +16,26 @@ T=$B/tools
 W=$(mktemp -d)
 quiet() { grep -v "^\[ NVRTC\|ptxas\|elapsed"; }
 say() { echo "\$ $*"; "$@" 2>&1 | quiet; echo; }
-SHAPES="--shape 1024x1024x1024 --shape 512x512x512 --shape 64x64x64@4096 --shape 2048x2048x2048 --shape 16x4096x4096@8 --shape 1000x1000x1000"
+SHAPES=${MPI_SHAPES:-"--shape 1024x1024x1024 --shape 512x512x512 --shape 64x64x64@4096 --shape 2048x2048x2048 --shape 16x4096x4096@8 --shape 1000x1000x1000"}
 {
   say mpirun --version
   say "$T/gemm_tune" --device 0 --db "$W/t.{rank}.db" $SHAPES --plan
+  if [ -n "$ONE_RANK" ]; then
+    start=$SECONDS
+    "$T/gemm_tune" --device 0 --db "$W/one.db" $SHAPES 2>&1 | quiet | tail -n 8
+    echo "1 rank: $((SECONDS - start)) s of wall time"
+  fi
   start=$SECONDS
-  say timeout 200 mpirun --allow-run-as-root --oversubscribe -np 2 "$T/gemm_tune" --device 0 --db "$W/t.{rank}.db" $SHAPES
+  say timeout "${MPI_TIMEOUT:-200}" mpirun --allow-run-as-root --oversubscribe -np 2 "$T/gemm_tune" --device 0 --db "$W/t.{rank}.db" $SHAPES
   echo "2 ranks: $((SECONDS - start)) s of wall time"
   say ls "$W"
   say "$T/autogemm_cache" merge --db "$W/merged.db" --from "$W/t.0.db"
   say "$T/autogemm_cache" merge --db "$W/merged.db" --from "$W/t.1.db"
   say "$T/autogemm_cache" list --db "$W/merged.db"
-  say "$T/autogemm_cache" coverage --db "$W/merged.db"
+  say "$T/autogemm_cache" show --db "$W/merged.db" --shape 512x512x512
   say timeout 100 "$T/gemm_bench" --db "$W/merged.db" $SHAPES --overhead-calls 0
 } > "$OUT/mpi.txt" 2>&1
+[ -n "$SKIP_REGRESSION" ] && { grep -E "ranks?:|merged|geometric" "$OUT/mpi.txt"; rm -rf "$W"; exit 0; }
 R="--shape 4096x4096x4096 --shape 4096x4096x4096:NT --shape 1024x1024x1024 --shape 512x512x512 --shape 127x257x509 --shape 16x4096x4096"
 {
   timeout 200 "$T/gemm_tune" --device 0 --db "$W/r.db" $R --json "$OUT/regression-tune.json" 2>&1 | quiet | tail -n 9
