@@ -19,8 +19,7 @@
 //                problem class) or 1 (any pointer, any leading dimension)
 // AG_SPLIT_K     number of K slices computed by different blocks (blockIdx.z);
 //                > 1 reduces them deterministically through a workspace
-//                (see the split-K block at the end of the kernel); with 1,
-//                blockIdx.z is the product of a strided batch instead
+//                (see the split-K block at the end of the kernel) (AG_BATCHED must be 0)
 // AG_SPLIT_REDUCE  with split-K: 0 the last block of each tile reduces it
 //                in-kernel (one launch); 1 agemm_splitk_reduce does it for
 //                all tiles in a second launch, spread over the whole GPU
@@ -35,6 +34,8 @@
 // AG_KUNROLL     k steps unrolled in the inner product: 0 all AG_BK of them;
 //                fewer keeps the loop body (AG_TM*AG_TN FFMAs per step) small
 //                enough for the instruction cache when tiles are large
+// AG_BATCHED     1: blockIdx.z is the product of a strided batch (operands
+//                moved by stride_a/b/c); 0: a single product (strides unused)
 // AG_TRANS_A, AG_TRANS_B  operand layouts, see above
 // ---------------------------------------------------------------------------
 
@@ -273,13 +274,16 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
   const int m0 = tile_m * AG_BM;
   const int n0 = tile_n * AG_BN;
 
-  // Technique: a strided batch rides on blockIdx.z. Without split-K (the only
-  // case a batch is launched), block z computes product z: its operands start
-  // z strides further on, and everything below is the plain product.
-#if AG_SPLIT_K == 1
+  // Technique: a strided batch rides on blockIdx.z (AG_BATCHED, never with
+  // split-K): block z computes product z, its operands z strides further on,
+  // and everything below is the plain product. A plain build has no trace of
+  // it (the adds cost registers in the tightest tiles).
+#if AG_BATCHED
   A += (i64)blockIdx.z * stride_a;
   B += (i64)blockIdx.z * stride_b;
   C += (i64)blockIdx.z * stride_c;
+#endif
+#if AG_SPLIT_K == 1
   const int k_slice = 0;
 #else
   const int k_slice = blockIdx.z;

@@ -27,11 +27,12 @@
 //                along k is copied one float at a time in either case.
 // AG_SPLIT_K     K slices computed by different blocks (blockIdx.z); > 1
 //                stores partial tiles in a workspace that agemm_warptiled_reduce
-//                folds into C in a second launch; with 1, blockIdx.z is the
-//                product of a strided batch instead
+//                folds into C in a second launch (AG_BATCHED must be 0)
 // AG_SWIZZLE     block raster: groups of AG_SWIZZLE tile-rows are walked
 //                column by column so concurrently running blocks share
 //                A and B tiles in L2
+// AG_BATCHED     1: blockIdx.z is the product of a strided batch (operands
+//                moved by stride_a/b/c); 0: a single product (strides unused)
 // AG_TRANS_A, AG_TRANS_B  operand layouts, see above
 // ---------------------------------------------------------------------------
 
@@ -273,13 +274,16 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   // any bounds arithmetic; only edge blocks and a partial last slice check.
   const bool interior = m_lim >= AG_BM && n_lim >= AG_BN;
 
-  // Technique: a strided batch rides on blockIdx.z. Without split-K (the only
-  // case a batch is launched), block z computes product z: its operands start
-  // z strides further on, and everything below is the plain product.
-#if AG_SPLIT_K == 1
+  // Technique: a strided batch rides on blockIdx.z (AG_BATCHED, never with
+  // split-K): block z computes product z, its operands z strides further on,
+  // and everything below is the plain product. A plain build has no trace of
+  // it (the adds cost registers in the tightest tiles).
+#if AG_BATCHED
   A += (i64)blockIdx.z * stride_a;
   B += (i64)blockIdx.z * stride_b;
   C += (i64)blockIdx.z * stride_c;
+#endif
+#if AG_SPLIT_K == 1
   const int k_slice = 0;
 #else
   const int k_slice = blockIdx.z;

@@ -23,7 +23,7 @@ const TiledParams& tiled(const KernelConfig& c) { return c.get<TiledParams>(); }
 bool TiledParams::operator==(const TiledParams& o) const {
   return bm == o.bm && bn == o.bn && bk == o.bk && tm == o.tm && tn == o.tn && wc == o.wc && vec == o.vec &&
          split_k == o.split_k && split_reduce == o.split_reduce && swizzle == o.swizzle &&
-         stages == o.stages && min_blocks == o.min_blocks && k_unroll == o.k_unroll;
+         stages == o.stages && min_blocks == o.min_blocks && k_unroll == o.k_unroll && batched == o.batched;
 }
 
 const TiledFamily& TiledFamily::instance() {
@@ -52,6 +52,7 @@ const ParamTable<TiledParams>& TiledFamily::table() {
       {"mb", "AG_MIN_BLOCKS", &P::min_blocks, {}, 1, 4, 1, Presence::UnlessDefault, nullptr, "1..4"},
       {"ku", "AG_KUNROLL", &P::k_unroll, {0, 2, 4, 8, 16}, 0, 0, 0, Presence::UnlessDefault, nullptr,
        "0 (all of bk) or 2, 4, 8, 16 below bk"},
+      {"bt", "AG_BATCHED", &P::batched, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
   };
   return t;
 }
@@ -81,6 +82,7 @@ bool TiledFamily::is_valid(const KernelConfig& c, std::string* why) const {
   if ((p.bn / p.tn) % p.wc != 0 || (p.bm / p.tm) % (32 / p.wc) != 0)
     return fail(why, "the warp shape (32/wc x wc) must tile the thread grid");
   if (p.split_k == 1 && p.split_reduce != 0) return fail(why, "rd must be 0 without split-K");
+  if (p.batched == 1 && p.split_k > 1) return fail(why, "bt=1 (a batch in grid z) needs sk=1");
   if (p.min_blocks * t > 2048) return fail(why, "mb * threads must be <= 2048 (threads per SM)");
   if (p.k_unroll != 0 && p.k_unroll >= p.bk) return fail(why, "ku must be below bk");
   return true;
@@ -92,11 +94,12 @@ bool TiledFamily::can_implement(const KernelConfig& c, const Problem& p) const {
   return t.vec == 1 || p.aligned;
 }
 
-bool TiledFamily::batches(const KernelConfig& c) const { return tiled(c).split_k == 1; }
+bool TiledFamily::batches(const KernelConfig& c) const { return tiled(c).batched == 1; }
 
 std::optional<KernelConfig> TiledFamily::default_config(const Problem& p) const {
   TiledParams t;
   t.vec = p.aligned ? 4 : 1;
+  t.batched = p.batch > 1 ? 1 : 0;
   t.bk = 8;
   t.wc = 8;
   if (p.m * p.n >= 1024 * 1024) {

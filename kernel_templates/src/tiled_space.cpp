@@ -91,6 +91,7 @@ std::vector<KernelConfig> TiledFamily::search_space(const Problem& p, const Sear
                   c.swizzle = sw;
                   c.stages = st;
                   c.k_unroll = ku;
+                  c.batched = p.batch > 1 ? 1 : 0;
                   const KernelConfig cfg(c, p.trans_a, p.trans_b);
                   if (!is_valid(cfg, nullptr) || !cfg.can_implement(p)) continue;
                   const int t = threads(c);

@@ -49,7 +49,8 @@ bool copies_divide(int mn, int bk, bool k_contiguous, int vec, int threads, std:
 
 bool WarpTiledParams::operator==(const WarpTiledParams& o) const {
   return bm == o.bm && bn == o.bn && bk == o.bk && wm == o.wm && wn == o.wn && ln == o.ln &&
-         stages == o.stages && vec == o.vec && split_k == o.split_k && swizzle == o.swizzle;
+         stages == o.stages && vec == o.vec && split_k == o.split_k && swizzle == o.swizzle &&
+         batched == o.batched;
 }
 
 const WarpTiledFamily& WarpTiledFamily::instance() {
@@ -70,6 +71,7 @@ const ParamTable<WarpTiledParams>& WarpTiledFamily::table() {
       {"vec", "AG_VEC", &P::vec, {1, 4}, 0, 0, 1, Presence::Always, nullptr, "1 or 4"},
       {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, 16, 1, Presence::UnlessDefault, nullptr, "1..16"},
       {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16"},
+      {"bt", "AG_BATCHED", &P::batched, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
   };
   return t;
 }
@@ -120,6 +122,7 @@ size_t WarpTiledFamily::smem_bytes(const KernelConfig& c) const { return smem_by
 bool WarpTiledFamily::is_valid(const KernelConfig& c, std::string* why) const {
   const WarpTiledParams& p = params(c);
   if (!table().in_range(p, why)) return false;
+  if (p.batched == 1 && p.split_k > 1) return fail(why, "bt=1 (a batch in grid z) needs sk=1");
   if (p.wm > p.bm || p.wn > p.bn) return fail(why, "the warp tile must fit in the block tile");
   const int t = threads(p);
   if (t < 32 || t > 512) return fail(why, "threads per block (bm/wm)*(bn/wn)*32 must be 32..512");
@@ -137,11 +140,12 @@ bool WarpTiledFamily::can_implement(const KernelConfig& c, const Problem& p) con
   return t.vec == 1 || p.aligned;
 }
 
-bool WarpTiledFamily::batches(const KernelConfig& c) const { return params(c).split_k == 1; }
+bool WarpTiledFamily::batches(const KernelConfig& c) const { return params(c).batched == 1; }
 
 std::optional<KernelConfig> WarpTiledFamily::default_config(const Problem& p) const {
   WarpTiledParams t;
   t.vec = p.aligned ? 4 : 1;
+  t.batched = p.batch > 1 ? 1 : 0;
   t.wm = 64, t.wn = 64, t.stages = 3;
   if (p.m * p.n >= int64_t(2048) * 2048) {
     // The 4096^3 winner on the H200; within 3% of the tuned best on average
@@ -228,6 +232,7 @@ std::vector<KernelConfig> WarpTiledFamily::search_space(const Problem& p, const 
                   c.vec = p.aligned ? 4 : 1;
                   c.split_k = sk;
                   c.swizzle = sw;
+                  c.batched = p.batch > 1 ? 1 : 0;
                   const KernelConfig cfg(c, p.trans_a, p.trans_b);
                   if (!is_valid(cfg, nullptr) || !cfg.can_implement(p)) continue;
                   if (c.tm() > 2 * c.tn() || c.tn() > 2 * c.tm()) continue;  // lopsided tiles waste loads

@@ -7,7 +7,7 @@
 # Files under $OUT: mpi.txt regression-tune.json regression-bench.json regression.txt
 #   OUT=/tmp/o bash scripts/experiments/mpi_and_regression.sh gbuild
 # MPI_SHAPES replaces the shapes, MPI_TIMEOUT (s) the limit of the 2-rank run;
-# SKIP_REGRESSION=1 leaves out the second part; ONE_RANK=1 first tunes the
+# SKIP_REGRESSION=1 leaves out the second part, SKIP_MPI=1 the first; ONE_RANK=1 first tunes the
 # same shapes with one process, for the timing against two.
 B=${1:-gbuild}
 OUT=${OUT:-$PWD/gpu-out}
@@ -17,7 +17,7 @@ W=$(mktemp -d)
 quiet() { grep -v "^\[ NVRTC\|ptxas\|elapsed"; }
 say() { echo "\$ $*"; "$@" 2>&1 | quiet; echo; }
 SHAPES=${MPI_SHAPES:-"--shape 1024x1024x1024 --shape 512x512x512 --shape 64x64x64@4096 --shape 2048x2048x2048 --shape 16x4096x4096@8 --shape 1000x1000x1000"}
-{
+[ -z "$SKIP_MPI" ] && {
   say mpirun --version
   say "$T/gemm_tune" --device 0 --db "$W/t.{rank}.db" $SHAPES --plan
   if [ -n "$ONE_RANK" ]; then
@@ -41,6 +41,6 @@ R="--shape 4096x4096x4096 --shape 4096x4096x4096:NT --shape 1024x1024x1024 --sha
   timeout 200 "$T/gemm_tune" --device 0 --db "$W/r.db" $R --json "$OUT/regression-tune.json" 2>&1 | quiet | tail -n 9
   timeout 120 "$T/gemm_bench" --db "$W/r.db" $R --json "$OUT/regression-bench.json" 2>&1 | quiet | tail -n 12
 } > "$OUT/regression.txt" 2>&1
-grep -E "ranks:|merged|winner|geometric" "$OUT/mpi.txt"
+[ -z "$SKIP_MPI" ] && grep -E "ranks:|merged|winner|geometric" "$OUT/mpi.txt"
 cat "$OUT/regression.txt"
 rm -rf "$W"

@@ -336,7 +336,8 @@ TEST(KernelConfigDefines, EveryParameterBecomesADefine) {
                                          "-DAG_BN=64",     "-DAG_BK=16",     "-DAG_TM=2",
                                          "-DAG_TN=4",      "-DAG_WC=4",      "-DAG_VEC=1",
                                          "-DAG_SPLIT_K=4", "-DAG_SPLIT_REDUCE=0", "-DAG_SWIZZLE=2",
-                                         "-DAG_STAGES=0",  "-DAG_MIN_BLOCKS=1", "-DAG_KUNROLL=0"};
+                                         "-DAG_STAGES=0",  "-DAG_MIN_BLOCKS=1", "-DAG_KUNROLL=0",
+                                         "-DAG_BATCHED=0"};
   const auto d = c.defines();
   for (const auto& w : want) EXPECT_NE(std::find(d.begin(), d.end(), w), d.end()) << w;
   EXPECT_EQ(d.size(), want.size());

@@ -113,6 +113,11 @@ std::vector<KernelConfig> family_configs(const KernelFamily& f) {
   const Problem samples[] = {problem(127, 257, 509, 0, true), problem(127, 257, 509, 3, false),
                              problem(1, 257, 509, 0, true), problem(127, 1, 509, 3, false),
                              problem(13, 257, 509, 0, true)};
+  // A strided batch: the families that batch build their bt=1 variants.
+  Problem batched = problem(64, 96, 80, 1, true);
+  batched.batch = 512;
+  pack_batch(batched);
+  if (auto d = f.default_config(batched); d && d->can_implement(batched)) add(*d);
   for (const Problem& p : samples) {
     const std::vector<KernelConfig> space = f.search_space(p, lim);
     if (space.empty()) continue;
@@ -121,6 +126,7 @@ std::vector<KernelConfig> family_configs(const KernelFamily& f) {
       if (f.cost(space[i], p, lim) < f.cost(space[cheapest], p, lim)) cheapest = i;
     for (size_t i : {size_t(0), space.size() - 1, cheapest}) add(space[i]);
   }
+  if (const std::vector<KernelConfig> space = f.search_space(batched, lim); !space.empty()) add(space.back());
   return out;
 }
 

@@ -37,6 +37,24 @@ WarpTiledParams params(int bm, int bn, int bk, int wm, int wn, int ln, int st, i
   return t;
 }
 
+TEST(WarpTiled, BatchedVariantsPrintBtAndNeverSplitK) {
+  WarpTiledParams p = params(64, 64, 8, 64, 32, 4, 4, 4);
+  p.batched = 1;
+  const KernelConfig c(p, false, false);
+  EXPECT_NE(c.to_string().find(" bt=1"), std::string::npos) << c.to_string();
+  EXPECT_TRUE(c.is_valid());
+  EXPECT_EQ(KernelConfig::parse(c.to_string())->to_string(), c.to_string());
+  EXPECT_EQ(KernelConfig(params(64, 64, 8, 64, 32, 4, 4, 4), false, false).to_string().find("bt="), std::string::npos);
+  p.split_k = 2;
+  std::string why;
+  EXPECT_FALSE(KernelConfig(p, false, false).is_valid(&why));
+  EXPECT_NE(why.find("bt=1"), std::string::npos) << why;
+  const Problem many = autogemm::make_problem(AUTOGEMM_ROW_MAJOR, false, false, 64, 64, 64, true, 100);
+  for (const KernelConfig& s : WarpTiledFamily::instance().search_space(many, SearchLimits{}))
+    EXPECT_TRUE(s.get<WarpTiledParams>().batched == 1 && s.can_implement(many)) << s.to_string();
+  EXPECT_FALSE(KernelConfig(params(64, 64, 8, 64, 32, 4, 4, 4), false, false).can_implement(many));
+}
+
 TEST(WarpTiled, CanonicalTextPrintsSplitKOnlyWhenUsed) {
   const KernelConfig c(params(256, 128, 8, 64, 64, 8, 3, 4), false, false);
   EXPECT_EQ(c.to_string(), "warptiled bm=256 bn=128 bk=8 wm=64 wn=64 ln=8 st=3 vec=4 sw=8 ta=0 tb=0");
@@ -124,6 +142,9 @@ TEST(WarpTiled, HeaviestConfigsBuildWithoutSpillsInEveryLayout) {
     for (int vec : {1, 4}) {
       builds.push_back({KernelConfig(params(128, 256, 16, 64, 64, 4, 4, vec), t & 1, t & 2), {}, {}, {}});
       builds.push_back({KernelConfig(params(256, 128, 8, 64, 64, 8, 3, vec, 4), t & 1, t & 2), {}, {}, {}});
+      WarpTiledParams batched = params(128, 256, 16, 64, 64, 4, 4, vec);
+      batched.batched = 1;  // the strided batch's three pointer moves
+      builds.push_back({KernelConfig(batched, t & 1, t & 2), {}, {}, {}});
     }
   build_without_spills(builds, "sm_90");
 }

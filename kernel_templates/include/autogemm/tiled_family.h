@@ -22,6 +22,7 @@ struct TiledParams {
   int stages = 0;        ///< 0 register staging (two shared buffers), 2..4 cp.async
   int min_blocks = 1;    ///< blocks per SM promised to __launch_bounds__
   int k_unroll = 0;      ///< k steps unrolled in the inner product (0: all bk)
+  int batched = 0;       ///< 1: a strided batch in grid z (without split-K only)
 
   bool operator==(const TiledParams& o) const;
 };

@@ -22,6 +22,7 @@ struct WarpTiledParams {
   int vec = 1;                 ///< 4: 16-byte copies (aligned class); 1: any
   int split_k = 1;             ///< K slices, reduced by a second kernel (1..16)
   int swizzle = 1;             ///< block raster group height
+  int batched = 0;             ///< 1: a strided batch in grid z (without split-K only)
 
   /// The thread tile (rows x columns of C per thread).
   int tm() const { return ln > 0 ? wm * ln / 32 : 0; }
