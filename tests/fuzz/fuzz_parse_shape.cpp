@@ -1,8 +1,8 @@
 // Fuzz target: autogemm::parse_shape, the shape syntax of the command-line
-// tools and shapes files ("[row:|col:]MxNxK[:NN|NT|TN|TT]").
+// tools and shapes files ("[row:|col:]MxNxK[:NN|NT|TN|TT][@BATCH]").
 //
 // Invariants: never crashes; a rejected shape has an error message; an
-// accepted shape has 1 <= M, N, K <= 2^31-1 and its canonical text
+// accepted shape has 1 <= M, N, K, BATCH <= 2^31-1 and its canonical text
 // (ShapeSpec::to_string) parses back to the same shape, a fixed point.
 // Inputs of any length: a long run of blanks once overflowed the stack inside
 // std::regex; LLVMFuzzerInitialize replays that input (too big for the corpus).
@@ -16,7 +16,7 @@ namespace {
 
 bool same(const autogemm::ShapeSpec& a, const autogemm::ShapeSpec& b) {
   return a.layout == b.layout && a.trans_a == b.trans_a && a.trans_b == b.trans_b &&
-         a.m == b.m && a.n == b.n && a.k == b.k;
+         a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch;
 }
 
 }  // namespace
@@ -45,7 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   const int64_t lim = 2147483647;
-  FUZZ_CHECK(s.m >= 1 && s.n >= 1 && s.k >= 1 && s.m <= lim && s.n <= lim && s.k <= lim,
+  FUZZ_CHECK(s.m >= 1 && s.n >= 1 && s.k >= 1 && s.m <= lim && s.n <= lim && s.k <= lim && s.batch >= 1 &&
+                 s.batch <= lim,
              "accepted out-of-range dimensions: '" + text + "'");
   const std::string canon = s.to_string();
   autogemm::ShapeSpec again;
@@ -55,7 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(same(s, again), "round trip changed the shape: '" + canon + "' from '" + text + "'");
   FUZZ_CHECK(again.to_string() == canon, "canonical text is not a fixed point: '" + canon + "'");
   const autogemm::Problem p = s.problem();
-  FUZZ_CHECK(p.m >= 1 && p.n >= 1 && p.k >= 1 && p.lda >= 1 && p.ldb >= 1 && p.ldc >= 1,
+  FUZZ_CHECK(p.m >= 1 && p.n >= 1 && p.k >= 1 && p.lda >= 1 && p.ldb >= 1 && p.ldc >= 1 && p.batch == s.batch &&
+                 p.key().batch == autogemm::batch_bucket(s.batch),
              "canonical problem out of range: '" + canon + "'");
   return 0;
 }
