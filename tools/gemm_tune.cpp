@@ -38,7 +38,7 @@ struct Args {
   std::string shapes_file, db, strategy = "model", json_out, math_mode, suite;
   int budget = kDefaultBudget;
   unsigned seed = 1;
-  bool force = false, from_record = false, plan = false;
+  bool force = false, from_record = false, plan = false, unaligned = false;
   double candidate_timeout = 0;
 };
 
@@ -55,6 +55,9 @@ void add_options(CLI::App& app, Args& a) {
                                "a built-in suite: public (the default without --shape/--shapes-file) or batched "
                                "(strided batches, MxNxK@COUNT)")
                     ->check(CLI::IsMember({"public", "batched"}));
+  app.add_flag("--unaligned", a.unaligned,
+               "tune the shapes' unaligned class: the kernels a call gets when a pointer, leading dimension or "
+               "batch stride is not a multiple of 4 floats (default: the aligned class)");
   app.add_flag("--from-record", a.from_record,
                "tune the shapes applications recorded on this GPU (AUTOGEMM_RECORD_UNTUNED=1) that have no "
                "tuned entry yet (with --force: every recorded shape), most called first")
@@ -150,9 +153,15 @@ std::vector<TuneJob> recorded_jobs(const TuningCache& cache, const DeviceKey& de
   return jobs;
 }
 
-std::vector<TuneJob> spec_jobs(const std::vector<ShapeSpec>& specs) {
+/// The shapes as given, in the aligned class, or in the unaligned one
+/// (`unaligned`: the kernels an odd pointer or leading dimension gets).
+std::vector<TuneJob> spec_jobs(const std::vector<ShapeSpec>& specs, bool unaligned) {
   std::vector<TuneJob> jobs;
-  for (const ShapeSpec& s : specs) jobs.push_back({s.to_string(), s.problem()});
+  for (const ShapeSpec& s : specs) {
+    Problem p = s.problem();
+    p.aligned = p.aligned && !unaligned;
+    jobs.push_back({s.to_string() + (p.aligned ? "" : " unaligned"), p});
+  }
   return jobs;
 }
 
@@ -254,7 +263,7 @@ int tune_all(const Args& a, TuningCache& cache, const std::vector<ShapeSpec>& sp
   const std::vector<DeviceInfo> devices = query_devices(a.device);
   for (const DeviceInfo& d : devices)
     log().info("device {}: {} ({}, {} SMs), cache {}", d.ordinal, d.name, d.arch(), d.sm_count, cache.path());
-  const std::vector<TuneJob> listed = spec_jobs(specs);
+  const std::vector<TuneJob> listed = spec_jobs(specs, a.unaligned);
   const std::vector<DeviceWork> work = plan_devices(devices, rank, [&](const DeviceKey& key) {
     if (!a.from_record) return listed;
     std::vector<TuneJob> jobs = recorded_jobs(cache, key, a.force);
@@ -299,8 +308,8 @@ std::vector<ShapeSpec> checked_shapes(const Args& a) {
 }
 
 /// --plan: this rank's share and its cache file, one line each (no GPU).
-int print_plan(const std::vector<ShapeSpec>& specs, const LaunchRank& rank, const std::string& path) {
-  const std::vector<TuneJob> share = rank_share(spec_jobs(specs), rank);
+int print_plan(const std::vector<ShapeSpec>& specs, bool unaligned, const LaunchRank& rank, const std::string& path) {
+  const std::vector<TuneJob> share = rank_share(spec_jobs(specs, unaligned), rank);
   std::printf("rank %d of %d (%s): %zu of %zu shape(s) into %s\n", rank.rank, rank.size,
               rank.source.empty() ? "no launcher" : ("$" + rank.source).c_str(), share.size(), specs.size(),
               path.c_str());
@@ -332,7 +341,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gemm_tune: %s\n", e.what());
     return 2;
   }
-  if (a.plan) return print_plan(specs, rank, path);
+  if (a.plan) return print_plan(specs, a.unaligned, rank, path);
   try {
     std::unique_ptr<TuningCache> cache;
     try {

@@ -148,6 +148,28 @@ Dispatcher::Dispatcher()
   const char* record = std::getenv("AUTOGEMM_RECORD_UNTUNED");
   recorder_.set_enabled(ShapeRecorder::parse_switch(record, &known));
   if (!known) log().warn("AUTOGEMM_RECORD_UNTUNED='{}' is neither 1 nor 0; not recording shapes", record);
+  std::vector<std::string> warnings;
+  online_ = std::make_unique<OnlineTuner>(OnlineTuner::from_environment(&warnings));
+  for (const std::string& w : warnings) log().warn("{}", w);
+}
+
+void Dispatcher::reload_after_tuning() {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  contexts_.clear();
+  // An open store sees the new rows as they are; only a cache the tuning
+  // created must be opened (old states hold no store then: nothing dangles).
+  if (!store_) store_opened_ = false;
+}
+
+void Dispatcher::tune_online(const ContextState& state, const Problem& p, CUstream stream) {
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  check(driver().cuStreamIsCapturing(stream, &capture), "cuStreamIsCapturing");
+  std::string path;
+  {
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    path = path_chosen_ ? path_ : TuningCache::default_path();
+  }
+  online_->request(path, int(state.device), p.key(), capture != CU_STREAM_CAPTURE_STATUS_NONE);
 }
 
 void Dispatcher::set_process_mode(MathMode m) { process_mode_.store(int(m), std::memory_order_relaxed); }
@@ -275,6 +297,7 @@ void Dispatcher::sgemm(const GemmArgs& args, CUstream stream) {
   if (is_quick_return(args)) return;
   check_operands(args);
   const CUcontext ctx = current_context();
+  if (online_->take_finished()) reload_after_tuning();
   try {
     const CanonicalCall call = normalize(args);
     const std::shared_ptr<ContextState> state = context_state(ctx);
@@ -284,6 +307,7 @@ void Dispatcher::sgemm(const GemmArgs& args, CUstream stream) {
     else if (recorder_.enabled())  // a plan made before recording was turned on
       recorder_.track(state->device_key, call.problem.key(), plan.source == PlanSource::Exact)
           ->calls.fetch_add(1, std::memory_order_relaxed);
+    if (plan.source != PlanSource::Exact && online_->enabled()) tune_online(*state, call.problem, stream);
     const size_t ws = plan.kernel->config().workspace_floats(call.problem);
     if (ws)
       state->launch_with_workspace(*plan.kernel, call, stream, ws);

@@ -14,3 +14,7 @@ add_gpu_test(test_gpu_concurrency SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gpu_con
              LIBS autogemm autogemm_core autogemm_templates autogemm_cache)
 target_compile_definitions(test_gpu_concurrency PRIVATE TOOLS_REL="${tools_rel}")
 add_dependencies(test_gpu_concurrency gemm_tune)
+# Online tuning (AUTOGEMM_TUNE=1): gemm_tune started by the library (issue 11).
+add_gpu_test(test_gpu_online SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gpu_online.cpp LIBS autogemm autogemm_tuner)
+target_compile_definitions(test_gpu_online PRIVATE TOOLS_REL="${tools_rel}")
+add_dependencies(test_gpu_online gemm_tune autogemm_worker)

@@ -26,6 +26,7 @@
 #include "autogemm/dispatch_policy.h"
 #include "autogemm/math_mode.h"
 #include "autogemm/problem.h"
+#include "autogemm/online_tuner.h"
 #include "autogemm/shape_recorder.h"
 
 namespace autogemm {
@@ -108,6 +109,14 @@ class Dispatcher {
   bool cubins_trusted_ = false;  ///< store_'s cubins may be loaded (TuningCache::cubins_trusted)
   std::vector<std::shared_ptr<ContextState>> contexts_;
   ShapeRecorder recorder_;
+  std::unique_ptr<OnlineTuner> online_;  ///< AUTOGEMM_TUNE=1
+
+  /// After an online tuning stored its winner: forget the loaded plans (calls
+  /// in flight keep theirs), opening the cache if the tuning created it.
+  void reload_after_tuning();
+  /// Starts an online tuning of a call's shape that has no exact plan, unless
+  /// `stream` is capturing a CUDA graph.
+  void tune_online(const ContextState& state, const Problem& p, CUstream stream);
 };
 
 }  // namespace autogemm
