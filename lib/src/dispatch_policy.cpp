@@ -7,6 +7,7 @@
 #include <optional>
 #include <tuple>
 
+#include "autogemm/builtin_winners.h"
 #include "autogemm/kernel_template.h"
 #include "autogemm/log.h"
 
@@ -41,6 +42,15 @@ std::vector<TunedEntry> usable_winners(const std::vector<WinnerRecord>& rows) {
   return out;
 }
 
+std::vector<TunedEntry> builtin_entries(const std::string& arch) {
+  std::vector<TunedEntry> out;
+  for (const BuiltinWinner& b : builtin_winners(arch)) {
+    const double flops = 2.0 * double(b.shape.m) * double(b.shape.n) * double(b.shape.k) * double(b.shape.batch);
+    out.push_back(TunedEntry{b.shape, b.config, flops / (b.median_ms * 1e6), b.median_ms});
+  }
+  return out;
+}
+
 namespace {
 
 /// Measured seconds over modelled seconds for one winner on its own shape:
@@ -64,65 +74,134 @@ std::map<const KernelFamily*, double> family_calibrations(const std::vector<Tune
   return out;
 }
 
-}  // namespace
+/// A borrowed config made to fit `p`'s layouts and alignment class: the
+/// same tiles with p's transposes, and scalar global access (vec=1) where p
+/// is unaligned. nullopt where it still cannot implement p.
+std::optional<KernelConfig> retargeted(const KernelConfig& c, const Problem& p) {
+  if (c.can_implement(p)) return c;
+  KernelConfig t = c;
+  t.trans_a = p.trans_a, t.trans_b = p.trans_b;
+  std::string text = t.to_string();
+  if (!p.aligned)
+    for (const char* wide : {" vec=4", " vec=2"})
+      if (const size_t at = text.find(wide); at != std::string::npos) text.replace(at, 6, " vec=1");
+  auto out = KernelConfig::parse(text);
+  if (!out || !out->can_implement(p)) return std::nullopt;
+  return out;
+}
 
-PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winners, MathMode mode,
-                         const SearchLimits& lim) {
-  const ShapeKey key = p.key();
-  const TunedEntry* exact = nullptr;
+/// The running choice: the lowest estimate wins; equal estimates go to the
+/// nearer shape.
+struct Choice {
   std::optional<PlanChoice> best;
   double best_s = std::numeric_limits<double>::infinity(), best_d = best_s;
-  // The lowest estimate wins; equal estimates go to the nearer shape (log
-  // distance over M, N, K; K = 0 has none, every config computes it).
-  auto consider = [&](const KernelConfig& c, PlanSource source, double estimate_s, double distance) {
+
+  void consider(const KernelConfig& c, PlanSource source, double estimate_s, double distance) {
     if (!(estimate_s > 0) || !std::isfinite(estimate_s)) return;
     const bool tie = std::fabs(estimate_s - best_s) <= 1e-9 * best_s;
     if ((!tie && estimate_s < best_s) || (tie && distance < best_d))
       best_s = estimate_s, best_d = distance, best = PlanChoice{c, source};
-  };
-  const double pk = double(std::max<int64_t>(p.k, 1));
-  const auto calib = family_calibrations(winners, lim);
-  // Per stored shape, its fastest admitted row: a family's row that lost on
-  // its own shape is not borrowed.
-  std::map<std::tuple<int64_t, int64_t, int64_t, bool, bool, bool, int64_t>, double> fastest;
-  auto shape_of = [](const ShapeKey& s) { return std::make_tuple(s.m, s.n, s.k, s.trans_a, s.trans_b, s.aligned, s.batch); };
-  for (const TunedEntry& w : winners)
+  }
+};
+
+using ShapeTuple = std::tuple<int64_t, int64_t, int64_t, bool, bool, bool, int64_t>;
+ShapeTuple shape_of(const ShapeKey& s) { return {s.m, s.n, s.k, s.trans_a, s.trans_b, s.aligned, s.batch}; }
+
+/// Log distance over M, N, K and the batch (K = 0 has none: every config
+/// computes it).
+double distance(const ShapeKey& s, const Problem& p) {
+  return std::fabs(std::log(double(s.m) / double(p.m))) + std::fabs(std::log(double(s.n) / double(p.n))) +
+         (p.k > 0 ? std::fabs(std::log(double(s.k) / double(p.k))) : 0.0) +
+         std::fabs(std::log(double(s.batch) / double(p.batch)));
+}
+
+/// How many built-in rows nearest to a problem compete for it.
+constexpr size_t kBuiltinNeighbours = 8;
+
+/// Offers `choice` every entry of `rows` (other shapes' winners, `source`)
+/// that `mode` admits and that suits `p`, estimated by its family's model of
+/// p in seconds, through the entry's own measured/modelled ratio where its
+/// shape is near (within a factor of 4 over the dimensions), else through the
+/// median of its family's entries in `rows`: a far shape (an M = 1 row for a
+/// square) says little of the model's error here. Returns the fastest entry
+/// of exactly p's shape, if any (it is not offered).
+/// `builtin` (rows shipped for the architecture, not this device's): rows of
+/// other layouts or alignment class compete with their config made to fit
+/// (retargeted), one log(2) farther per change; batched rows serve batched
+/// problems only and plain rows plain ones; and only the kBuiltinNeighbours
+/// nearest compete, each through its own ratio, so that a regime the table
+/// has no row of borrows nothing from another's model error.
+const TunedEntry* offer(Choice& choice, const std::vector<TunedEntry>& rows, PlanSource source, const Problem& p,
+                        MathMode mode, const SearchLimits& lim, bool builtin) {
+  const ShapeKey key = p.key();
+  const TunedEntry* exact = nullptr;
+  const auto calib = family_calibrations(rows, lim);
+  // Per shape, its fastest admitted row: a family's row that lost on its own
+  // shape is not borrowed.
+  std::map<ShapeTuple, double> fastest;
+  for (const TunedEntry& w : rows)
     if (admits(mode, w.config.family().accuracy())) {
       auto [it, fresh] = fastest.emplace(shape_of(w.shape), w.median_ms);
       if (!fresh) it->second = std::min(it->second, w.median_ms);
     }
-  for (const TunedEntry& w : winners) {
+  struct Offer {
+    KernelConfig config;
+    const TunedEntry* row;
+    double distance;
+  };
+  std::vector<Offer> offers;
+  for (const TunedEntry& w : rows) {
     if (!admits(mode, w.config.family().accuracy())) continue;
-    if (!w.config.can_implement(p)) continue;
-    if (w.config.workspace_floats(p) > kMaxWorkspaceFloats) continue;
+    if (builtin && (w.shape.batch > 1) != (p.batch > 1)) continue;
+    const std::optional<KernelConfig> c = builtin ? retargeted(w.config, p) : std::optional<KernelConfig>(w.config);
+    if (!c || !c->can_implement(p)) continue;
+    if (c->workspace_floats(p) > kMaxWorkspaceFloats) continue;
     if (w.shape == key) {
       if (!exact || w.median_ms < exact->median_ms) exact = &w;
       continue;
     }
     // Borrowed configs must still suit the problem (e.g. split-K slices
     // left with real work); the family's space says what suits it.
-    if (!w.config.family().worth_borrowing(w.config, p)) continue;
+    if (!c->family().worth_borrowing(*c, p)) continue;
     if (w.median_ms > fastest.at(shape_of(w.shape))) continue;
-    const double d = std::fabs(std::log(double(w.shape.m) / double(p.m))) +
-                     std::fabs(std::log(double(w.shape.n) / double(p.n))) +
-                     (p.k > 0 ? std::fabs(std::log(double(w.shape.k) / pk)) : 0.0) +
-                     std::fabs(std::log(double(w.shape.batch) / double(p.batch)));
-    // Its family's model of the problem, in seconds through the winner's
-    // own measured/modelled ratio where its shape is near (within a factor
-    // of 4 over the three dimensions), else through its family's median: a
-    // far shape (an M = 1 row for a square) says little of the model's error
-    // here.
-    const auto it = calib.find(&w.config.family());
-    const double ratio = d <= std::log(4.0) || it == calib.end() ? calibration(w, lim) : it->second;
-    consider(w.config, PlanSource::Nearest, ratio * w.config.family().cost(w.config, p, lim), d);
+    const double changes = (w.shape.trans_a != p.trans_a) + (w.shape.trans_b != p.trans_b) +
+                           (w.shape.aligned != p.aligned);
+    offers.push_back(Offer{*c, &w, distance(w.shape, p) + changes * std::log(2.0)});
   }
-  if (exact) return PlanChoice{exact->config, PlanSource::Exact};
+  if (builtin && offers.size() > kBuiltinNeighbours) {
+    std::stable_sort(offers.begin(), offers.end(), [](const Offer& a, const Offer& b) { return a.distance < b.distance; });
+    offers.resize(kBuiltinNeighbours);
+  }
+  for (const Offer& o : offers) {
+    const auto it = calib.find(&o.row->config.family());
+    const bool own = builtin || o.distance <= std::log(4.0) || it == calib.end();
+    const double ratio = own ? calibration(*o.row, lim) : it->second;
+    choice.consider(o.config, source, ratio * o.config.family().cost(o.config, p, lim), o.distance);
+  }
+  return exact;
+}
+
+}  // namespace
+
+PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winners, MathMode mode,
+                         const SearchLimits& lim, const std::vector<TunedEntry>& builtin) {
+  Choice choice;
+  if (const TunedEntry* exact = offer(choice, winners, PlanSource::Nearest, p, mode, lim, false))
+    return PlanChoice{exact->config, PlanSource::Exact};
+  // The built-in winners (measured on this architecture) compete as
+  // defaults, of every layout and class; a row of exactly this shape was
+  // measured fastest here, which no estimate knows better.
+  Choice built;
+  if (const TunedEntry* same = offer(built, builtin, PlanSource::Default, p, mode, lim, true))
+    return PlanChoice{same->config, PlanSource::Default};
+  if (built.best) choice.consider(built.best->config, PlanSource::Default, built.best_s, built.best_d);
   // The built-in default competes where the model of its family is
   // calibrated by stored winners of this device.
   const KernelConfig d = default_config(p);
+  const auto calib = family_calibrations(winners, lim);
   if (const auto it = calib.find(&d.family()); it != calib.end() && admits(mode, d.family().accuracy()))
-    consider(d, PlanSource::Default, it->second * d.family().cost(d, p, lim), std::numeric_limits<double>::max());
-  if (best) return *best;
+    choice.consider(d, PlanSource::Default, it->second * d.family().cost(d, p, lim), std::numeric_limits<double>::max());
+  if (choice.best) return *choice.best;
   return PlanChoice{d, PlanSource::Default};
 }
 

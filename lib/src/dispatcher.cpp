@@ -68,6 +68,7 @@ struct ContextState {
   CUdevice device = 0;
   DeviceKey device_key;  ///< what the cache calls this GPU
   std::vector<TunedEntry> winners;
+  std::vector<TunedEntry> builtin;  ///< built-in winners of the device's architecture
   SearchLimits limits;  ///< this device's, for the cost models of the fallback
   std::unique_ptr<KernelCache> kernels;
   std::shared_mutex plans_mu;
@@ -84,7 +85,7 @@ struct ContextState {
       std::shared_lock<std::shared_mutex> lock(plans_mu);
       if (auto it = plans.find(key); it != plans.end()) return it->second;
     }
-    PlanChoice choice = choose_config(p, winners, mode, limits);
+    PlanChoice choice = choose_config(p, winners, mode, limits, builtin);
     Plan plan;
     plan.source = choice.source;
     const KernelConfig candidates[] = {choice.config, default_config(p),
@@ -267,6 +268,7 @@ std::shared_ptr<ContextState> Dispatcher::context_state(CUcontext ctx) {
     }
   }
   state->limits = SearchLimits::of(dev);
+  state->builtin = builtin_entries(dev.arch());
   // Stored cubins come only from a file no one else can write (a cache carries code).
   state->kernels =
       std::make_unique<KernelCache>(std::move(dev), cubins_trusted_ ? store_.get() : nullptr, counters_.get());

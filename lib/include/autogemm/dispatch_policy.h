@@ -4,18 +4,21 @@
 //      (device, canonical shape) whose config can implement the problem
 //   2. by the cost model: every stored winner of another shape with the same
 //      layouts that can implement the problem and was the fastest family's
-//      on its own shape (source "nearest": borrowed),
-//      and the built-in default where its family has stored winners, each
+//      on its own shape (source "nearest": borrowed); the built-in winners
+//      measured on the device's architecture (builtin_winners.h; source
+//      "default"), of any layout and class, their configs made to fit; and
+//      the built-in default where its family has stored winners. Each is
 //      estimated as its family's model of the problem times measured over
-//      modelled time (a borrowed winner's own ratio where its shape is within
-//      a factor of 4, else the median of its family's winners, as for the
-//      default); the lowest estimate runs, the nearer shape on a tie
+//      modelled time (an entry's own ratio where its shape is within a
+//      factor of 4, else the median of its family's entries of the same
+//      list); the lowest estimate runs, the nearer shape on a tie
 //   3. default: the built-in default that implements any problem of the
-//      alignment class (nothing stored); the generic kernel if even that
-//      cannot be used.
+//      alignment class (nothing stored or built in); the generic kernel if
+//      even that cannot be used.
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "autogemm/kernel_config.h"
@@ -46,13 +49,18 @@ struct PlanChoice {
 /// hash is not the family's current one (stale).
 std::vector<TunedEntry> usable_winners(const std::vector<WinnerRecord>& rows);
 
+/// The built-in winners of NVRTC target `arch` as entries (builtin_winners.h).
+std::vector<TunedEntry> builtin_entries(const std::string& arch);
+
 /// Largest split-K workspace dispatch will allocate, in floats (256 MiB).
 constexpr size_t kMaxWorkspaceFloats = KernelConfig::kMaxWorkspaceFloats;
 
 /// Applies the policy above to the winners whose family `mode` admits (the
 /// built-in default is strict FP32, admitted by every mode); `lim` are the
 /// device's limits the cost models take.
+/// `builtin`: the built-in winners of the device's architecture.
 PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winners,
-                         MathMode mode = MathMode::Strict, const SearchLimits& lim = SearchLimits{});
+                         MathMode mode = MathMode::Strict, const SearchLimits& lim = SearchLimits{},
+                         const std::vector<TunedEntry>& builtin = {});
 
 }  // namespace autogemm

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# One GPU call for issue 11's "new user" session, each command printed with
+# its real output: the README's tuning command (the public suite into the
+# default cache), gemm_bench of the suite against cuBLAS, then a program
+# built against the *installed* package (CMake and pkg-config builds, made on
+# the development machine from $B/prefix: the GPU machine has no headers of
+# SQLite, spdlog or CLI11) run with recording on, coverage, gemm_tune
+# --from-record, the program again from the tuned cache, a second cache
+# merged in, and the result inspected with sqlite3 and autogemm_cache.
+# Expects $B/prefix (cmake --install), $B/examples (examples/ built against
+# it) and $B/sgemm_example_pkgconfig; sqlite3 from $B/extra if it runs there.
+# Files under $OUT: session.txt suite-tune.json suite-bench.json record-tune.json
+#   OUT=/tmp/o bash scripts/experiments/new_user_session.sh gbuild
+B=${1:-gbuild}
+OUT=${OUT:-$PWD/gpu-out}
+P=$PWD/$B/prefix
+export LD_LIBRARY_PATH=$P/lib
+W=$(mktemp -d)
+SQLITE=sqlite3
+command -v sqlite3 > /dev/null || SQLITE=$PWD/$B/extra/sqlite3
+# say <command...>: prints the command, then runs it with its output (stdout and stderr).
+say() { echo "\$ $*"; timeout ${LIMIT:-120} "$@" 2>&1 | grep -v "^\[ NVRTC\|ptxas"; echo; }
+{
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  echo "# a fresh machine: no cache yet ($HOME/.cache/autogemm)"
+  rm -rf "$HOME/.cache/autogemm"
+  LIMIT=330 say "$P/bin/gemm_tune" --device 0 --json "$OUT/suite-tune.json"
+  LIMIT=150 say "$P/bin/gemm_bench" --overhead-calls 0 --json "$OUT/suite-bench.json"
+  say "$P/bin/autogemm_cache" path
+  say env AUTOGEMM_RECORD_UNTUNED=1 "$B/examples/sgemm_example" 1200 1000 800
+  say env AUTOGEMM_RECORD_UNTUNED=1 "$B/sgemm_example_pkgconfig" 96 4096 1024
+  say env AUTOGEMM_RECORD_UNTUNED=1 "$B/examples/sgemm_example_static" 1200 1000 800
+  say "$P/bin/autogemm_cache" coverage
+  say "$P/bin/gemm_tune" --device 0 --from-record --json "$OUT/record-tune.json"
+  say "$P/bin/autogemm_cache" coverage
+  say "$B/examples/sgemm_example" 1200 1000 800
+  say "$P/bin/gemm_tune" --device 0 --db "$W/other.db" --shape 640x640x640 --shape 96x4096x1024
+  say "$P/bin/autogemm_cache" merge --from "$W/other.db"
+  say "$P/bin/autogemm_cache" show --shape 96x4096x1024
+  say "$SQLITE" -box "$HOME/.cache/autogemm/tuning.db" \
+    "select layout, m, n, k, family, round(gflops) as gflops from best_configs where m in (96, 640, 1200) order by m"
+  say "$SQLITE" -box "$HOME/.cache/autogemm/tuning.db" "select * from shape_coverage"
+  say "$P/bin/gemm_bench" --shape 1200x1000x800 --shape 96x4096x1024 --shape 640x640x640 --overhead-calls 0
+} > "$OUT/session.txt" 2>&1
+rm -rf "$W"
+python3 scripts/experiments/bench_table.py "$OUT/suite-bench.json" 2>/dev/null | tail -n 35 || true
+grep -A4 "^\$ .*coverage" "$OUT/session.txt" | tail -n 12
