@@ -213,8 +213,12 @@ bool split_k_worth_trying(const Problem& p, const WarpTiledParams& c, const Sear
 
 std::vector<KernelConfig> WarpTiledFamily::search_space(const Problem& p, const SearchLimits& lim) const {
   std::vector<KernelConfig> out;
-  const int64_t m_cap = std::max<int64_t>(16, next_pow2(p.m));
-  const int64_t n_cap = std::max<int64_t>(16, next_pow2(p.n));
+  // Tiles up to the next power of two of each side. Plain problems of 16 or
+  // fewer rows or columns belong to gemv and tiled's 16-row tiles, but a
+  // batch has neither: there the smallest tile, 32, stays eligible.
+  const int64_t floor = p.batch > 1 ? 32 : 16;
+  const int64_t m_cap = std::max<int64_t>(floor, next_pow2(p.m));
+  const int64_t n_cap = std::max<int64_t>(floor, next_pow2(p.n));
   for (int bm : {32, 64, 128, 256}) {
     if (bm > m_cap) continue;
     for (int bn : {32, 64, 128, 256}) {

@@ -5,7 +5,8 @@
 # the same shapes (its JSON also gives the plain built-in default's speed,
 # default_gflops), gemm_bench again; last a table per shape: built-in choice,
 # plain default, tuned, and the ratios.
-# Files under $OUT: gpu_tests.log before-bench.json tune.json after-bench.json run.log summary.txt
+# Files under $OUT: gpu_tests.log before-bench.json tune.json after-bench.json run.log summary.txt tuned.db
+# NEW=... replaces the held-out shapes; TESTS=0 skips the GPU tests, TEST_LIST names them.
 #   OUT=/tmp/o bash scripts/experiments/builtin_winners_check.sh gbuild
 B=${1:-gbuild}
 OUT=${OUT:-$PWD/gpu-out}
@@ -16,9 +17,9 @@ NEW=${NEW:-"768x768x768 1536x1536x1536 3072x3072x3072:TN 6144x6144x6144:NT 4096x
 1x8192x8192 8x8192x8192 16x8192x4096 96x96x96@2048 32x32x64@8192 128x64x256@256 48x4096x4096@4"}
 args() { for s in $1; do printf -- '--shape %s ' "$s"; done; }
 W=$(mktemp -d)
-{
+[ "${TESTS:-1}" = 0 ] || {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader
-  for t in test_gpu_sgemm test_gpu_large test_gpu_online test_gpu_tune_dispatch; do
+  for t in ${TEST_LIST:-test_gpu_sgemm test_gpu_large test_gpu_online test_gpu_tune_dispatch}; do
     timeout 150 "$B/tests/$t" --gtest_brief=1 2>&1 | grep -v "^\[ NVRTC\|ptxas" | tail -n 15
     echo "$t rc=${PIPESTATUS[0]}"
   done
@@ -28,6 +29,7 @@ W=$(mktemp -d)
   timeout 300 $T/gemm_tune --device 0 --db $W/t.db $(args "$NEW") --json $OUT/tune.json 2>&1 | grep -v "^\[" | tail -n 25
   timeout 120 $T/gemm_bench --db $W/t.db $(args "$NEW") --overhead-calls 0 --json $OUT/after-bench.json 2>&1 | tail -n 25
 } > "$OUT/run.log" 2>&1
+cp "$W/t.db" "$OUT/tuned.db" 2>/dev/null  # the tuned cache, to inspect with sqlite3 afterwards
 rm -rf "$W"
 python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt"
 import json, math, sys
@@ -47,7 +49,7 @@ for s in b:
     key = next((k for k in t if k.split(" ")[0] == s or k.startswith(s)), None)
     dt = t[key]["default_gflops"] / 1e3 if key else float("nan")
     rb.append(bt / at); rc.append(bt / cb)
-    if key: rd.append(dt / at)
+    if key and dt > 0: rd.append(dt / at)
     print("%-22s %8.2f %8.2f %8.2f %8.2f  %6.3f %6.3f  %s" % (s, bt, dt, at, cb, bt / at, dt / at, b[s]["config"]))
 print("geomean built-in/tuned %.3f (min %.3f); plain default/tuned %.3f; built-in/cuBLAS %.3f" % (g(rb), min(rb or [0]), g(rd), g(rc)))
 PY

@@ -8,16 +8,27 @@
 # --from-record, the program again from the tuned cache, a second cache
 # merged in, and the result inspected with sqlite3 and autogemm_cache.
 # Expects $B/prefix (cmake --install), $B/examples (examples/ built against
-# it) and $B/sgemm_example_pkgconfig; sqlite3 from $B/extra if it runs there.
-# Files under $OUT: session.txt suite-tune.json suite-bench.json record-tune.json
+# it) and $B/sgemm_example_pkgconfig.
+# Files under $OUT: session.txt suite-tune.json suite-bench.json record-tune.json tuning.db
 #   OUT=/tmp/o bash scripts/experiments/new_user_session.sh gbuild
 B=${1:-gbuild}
 OUT=${OUT:-$PWD/gpu-out}
 P=$PWD/$B/prefix
 export LD_LIBRARY_PATH=$P/lib
 W=$(mktemp -d)
-SQLITE=sqlite3
-command -v sqlite3 > /dev/null || SQLITE=$PWD/$B/extra/sqlite3
+# sqlite3 where the machine has it; else Python's sqlite3 module (a carried
+# sqlite3 binary refused the GPU machine's newer libsqlite3).
+sqlite() {
+  if command -v sqlite3 > /dev/null; then sqlite3 -box "$@"; else
+    python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); cur = c.execute(sys.argv[2])
+print(" | ".join(d[0] for d in cur.description))
+for r in cur: print(" | ".join(map(str, r)))' "$@"; fi
+}
+# q <sql>: the query on the default cache, printed as a command first.
+SQL_TOOL="sqlite3 -box"
+command -v sqlite3 > /dev/null || SQL_TOOL="(python3's sqlite3 module)"
+q() { echo "\$ $SQL_TOOL ~/.cache/autogemm/tuning.db \"$1\""; sqlite "$HOME/.cache/autogemm/tuning.db" "$1" 2>&1; echo; }
 # say <command...>: prints the command, then runs it with its output (stdout and stderr).
 say() { echo "\$ $*"; timeout ${LIMIT:-120} "$@" 2>&1 | grep -v "^\[ NVRTC\|ptxas"; echo; }
 {
@@ -37,11 +48,11 @@ say() { echo "\$ $*"; timeout ${LIMIT:-120} "$@" 2>&1 | grep -v "^\[ NVRTC\|ptxa
   say "$P/bin/gemm_tune" --device 0 --db "$W/other.db" --shape 640x640x640 --shape 96x4096x1024
   say "$P/bin/autogemm_cache" merge --from "$W/other.db"
   say "$P/bin/autogemm_cache" show --shape 96x4096x1024
-  say "$SQLITE" -box "$HOME/.cache/autogemm/tuning.db" \
-    "select layout, m, n, k, family, round(gflops) as gflops from best_configs where m in (96, 640, 1200) order by m"
-  say "$SQLITE" -box "$HOME/.cache/autogemm/tuning.db" "select * from shape_coverage"
+  q "select layout, m, n, k, family, round(gflops) as gflops from best_configs where m in (96, 640, 1200) order by m"
+  q "select * from shape_coverage"
   say "$P/bin/gemm_bench" --shape 1200x1000x800 --shape 96x4096x1024 --shape 640x640x640 --overhead-calls 0
 } > "$OUT/session.txt" 2>&1
+cp "$HOME/.cache/autogemm/tuning.db" "$OUT/tuning.db" 2>/dev/null
 rm -rf "$W"
 python3 scripts/experiments/bench_table.py "$OUT/suite-bench.json" 2>/dev/null | tail -n 35 || true
 grep -A4 "^\$ .*coverage" "$OUT/session.txt" | tail -n 12

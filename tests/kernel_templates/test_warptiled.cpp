@@ -55,6 +55,20 @@ TEST(WarpTiled, BatchedVariantsPrintBtAndNeverSplitK) {
   EXPECT_FALSE(KernelConfig(params(64, 64, 8, 64, 32, 4, 4, 4), false, false).can_implement(many));
 }
 
+TEST(WarpTiled, ABatchOfSixteenOrFewerRowsAndColumnsStillHasASpace) {
+  // gemv and tiled's 16-row tiles do not batch: warptiled's 32-tiles must
+  // stay eligible, or the tuner has nothing but the default to measure.
+  for (int64_t side : {1, 8, 16}) {
+    const Problem p = autogemm::make_problem(AUTOGEMM_ROW_MAJOR, false, false, side, side, 128, true, 16384);
+    const std::vector<KernelConfig> space = WarpTiledFamily::instance().search_space(p, SearchLimits{});
+    EXPECT_FALSE(space.empty()) << side;
+    for (const KernelConfig& c : space) EXPECT_EQ(c.get<WarpTiledParams>().bm, 32) << c.to_string();
+  }
+  // A plain problem of 16 rows keeps to the families made for it.
+  const Problem plain = autogemm::make_problem(AUTOGEMM_ROW_MAJOR, false, false, 16, 16, 128, true);
+  EXPECT_TRUE(WarpTiledFamily::instance().search_space(plain, SearchLimits{}).empty());
+}
+
 TEST(WarpTiled, CanonicalTextPrintsSplitKOnlyWhenUsed) {
   const KernelConfig c(params(256, 128, 8, 64, 64, 8, 3, 4), false, false);
   EXPECT_EQ(c.to_string(), "warptiled bm=256 bn=128 bk=8 wm=64 wn=64 ln=8 st=3 vec=4 sw=8 ta=0 tb=0");

@@ -73,7 +73,7 @@ TEST(BuiltinDispatch, AStoredWinnerOfThisDeviceStaysExact) {
 
 TEST(BuiltinDispatch, AFasterStoredWinnerOfANearShapeIsBorrowed) {
   const Problem p = problem(600, 600, 600);
-  const KernelConfig near = builtin_winners("sm_90").front().config;  // any config that fits 600^3
+  const KernelConfig near = *KernelConfig::parse("warptiled bm=64 bn=128 bk=8 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 ta=0 tb=0");
   ASSERT_TRUE(near.can_implement(p));
   // Faster on its own shape than any built-in row would make 600^3.
   const std::vector<TunedEntry> stored = {TunedEntry{problem(640, 640, 640).key(), near, 1.0, 1e-5}};

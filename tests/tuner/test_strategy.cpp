@@ -139,6 +139,12 @@ TEST(Strategy, HistoryPutsTheNearestShapesWinnersFirst) {
     if (g.find("sk=2") == std::string::npos) filtered.push_back(g);
   EXPECT_EQ(filtered, want);
   EXPECT_LE(history_candidates(p, space, history, 1).size(), 1u);
+  // A built-in row of the problem's own shape is history (measured elsewhere).
+  std::vector<HistoryEntry> with_builtin = history;
+  with_builtin.push_back({p.key(), cfg("tiled bm=64 bn=64 bk=8 tm=8 tn=4 wc=8 vec=4 sk=1 sw=1 ta=0 tb=0"), true});
+  const auto hb = history_candidates(p, space, with_builtin, 8);
+  ASSERT_FALSE(hb.empty());
+  EXPECT_EQ(hb.front().to_string(), "tiled bm=64 bn=64 bk=8 tm=8 tn=4 wc=8 vec=4 sk=1 sw=1 ta=0 tb=0");
 
   // Preferred configs lead the model's picks, within the same budget, once each.
   const auto pick = select_candidates(StrategyKind::Model, space, p, lim, 10, 1, h);

@@ -39,7 +39,7 @@ std::vector<KernelConfig> history_candidates(const Problem& p, const std::vector
   };
   std::vector<const HistoryEntry*> order;
   for (const HistoryEntry& h : history)
-    if (h.shape.m > 0 && h.shape.n > 0 && h.shape.k > 0 && !(h.shape == p.key())) order.push_back(&h);
+    if (h.shape.m > 0 && h.shape.n > 0 && h.shape.k > 0 && (h.builtin || !(h.shape == p.key()))) order.push_back(&h);
   std::stable_sort(order.begin(), order.end(),
                    [&](const HistoryEntry* a, const HistoryEntry* b) { return distance(a->shape) < distance(b->shape); });
   std::vector<KernelConfig> out;

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <ctime>
 
+#include "autogemm/builtin_winners.h"
 #include "autogemm/kernel_launch.h"
 #include "autogemm/kernel_template.h"
 #include "autogemm/log.h"
@@ -104,6 +105,12 @@ ShapeOutcome TuningSession::tune(const Problem& p, const SessionProgress& progre
       for (const FamilyPlan& f : pending)
         if (&c->family() == f.family) opt.history.push_back({w.shape, *c});
     }
+    // And the built-in winners of this architecture: tuning then measures
+    // what dispatch ran before (where it is in the space), never ending on
+    // a slower winner than that.
+    for (const BuiltinWinner& b : builtin_winners(dev_.arch()))
+      for (const FamilyPlan& f : pending)
+        if (&b.config.family() == f.family) opt.history.push_back({b.shape, b.config, true});
     opt.on_trial = [&](const Candidate& c) {
       cache_.record_trials(key_, p.key(), c.config.family().name(), template_hash(c.config), {c.trial});
     };

@@ -31,14 +31,18 @@ std::optional<StrategyKind> parse_strategy(const std::string& s);
 /// Estimated run time (the family's units, lower is better) of `c` on `p`.
 double model_cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim);
 
-/// A winner stored for another shape on the same device.
+/// A winner stored for another shape on the same device, or a built-in
+/// winner of its architecture (builtin_winners.h).
 struct HistoryEntry {
   ShapeKey shape;
   KernelConfig config;
+  /// Built in: measured elsewhere, so a row of the problem's own shape is
+  /// history too (it is what dispatch runs before the shape is tuned).
+  bool builtin = false;
 };
 
-/// History-based pruning: configs that won on other shapes of this device,
-/// nearest shapes first (log distance over M, N and K), each with the
+/// History-based pruning: configs that won on other shapes of this device
+/// (and built-in winners, their own shape's too), nearest shapes first (log distance over M, N and K), each with the
 /// variants its family suggests (KernelFamily::history_variants), kept only
 /// where they are in `space` (so valid for `p` and within the limits). At
 /// most `limit`, no duplicates.

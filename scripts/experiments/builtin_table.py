@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Rows of the built-in winner table (kernel_templates/src/builtin_winners.cpp)
+from gemm_tune --json files: one row per canonical shape, the fastest winner
+over the files (a later file's row of the same shape replaces an earlier one
+only if faster). Prints C++ initialisers to paste between the table's braces.
+
+    builtin_table.py docs/results/A-tune.json docs/results/B-tune.json ...
+"""
+import json
+import re
+import sys
+
+SHAPE = re.compile(r"(\d+)x(\d+)x(\d+)[: ]([NT])([NT])(?:@(\d+))?")
+
+
+def row(entry):
+    m = SHAPE.match(entry["shape"])
+    if not m:
+        raise SystemExit("unparsed shape " + entry["shape"])
+    M, N, K = (int(x) for x in m.groups()[:3])
+    ta, tb, batch = m.group(4) == "T", m.group(5) == "T", int(m.group(6) or 1)
+    # Aligned class: every leading dimension a multiple of 4 floats.
+    aligned = (M if ta else K) % 4 == 0 and (K if tb else N) % 4 == 0 and N % 4 == 0
+    if "vec=4" in entry["config"] and not aligned:
+        raise SystemExit("vec=4 winner for the unaligned shape " + entry["shape"])
+    return (M, N, K, ta, tb, aligned, batch), entry["median_ms"], entry["config"]
+
+
+best = {}
+for path in sys.argv[1:]:
+    for e in json.load(open(path)):
+        if e.get("interrupted") or not e.get("config"):
+            continue
+        key, ms, cfg = row(e)
+        if key not in best or ms < best[key][0]:
+            best[key] = (ms, cfg)
+for (M, N, K, ta, tb, al, b), (ms, cfg) in sorted(best.items(), key=lambda kv: (kv[0][6], kv[0][0], kv[0][1], kv[0][2])):
+    print('    {%d, %d, %d, %d, %d, %d, %d, %.6g, "%s"},' % (M, N, K, ta, tb, al, b, ms, cfg))
