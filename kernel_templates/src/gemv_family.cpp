@@ -199,4 +199,13 @@ double GemvFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchL
 
 std::vector<KernelConfig> GemvFamily::history_variants(const KernelConfig& winner) const { return {winner}; }
 
+std::optional<KernelConfig> GemvFamily::fitted(const KernelConfig& c, const Problem& p) const {
+  KernelConfig t = c;
+  GemvParams& g = t.get<GemvParams>();
+  const int64_t side = short_dim(g, p);
+  if (side >= 1 && side <= 16 && next_pow2(side) < g.rows) g.rows = int(next_pow2(side));
+  if (!is_valid(t, nullptr)) t = c;
+  return KernelFamily::fitted(t, p);
+}
+
 }  // namespace autogemm

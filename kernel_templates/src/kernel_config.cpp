@@ -98,6 +98,21 @@ std::vector<std::string> KernelConfig::defines() const {
   return d;
 }
 
+std::optional<KernelConfig> KernelFamily::fitted(const KernelConfig& c, const Problem& p) const {
+  if (c.can_implement(p)) return c;
+  KernelConfig t = c;
+  t.trans_a = p.trans_a, t.trans_b = p.trans_b;
+  // Through the canonical text, so the result is range-checked like any
+  // config from outside; the copy width is a field of every family that has one.
+  std::string text = t.to_string();
+  if (!p.aligned)
+    for (const char* wide : {" vec=4", " vec=2"})
+      if (const size_t at = text.find(wide); at != std::string::npos) text.replace(at, 6, " vec=1");
+  auto out = KernelConfig::parse(text);
+  if (!out || !out->can_implement(p)) return std::nullopt;
+  return out;
+}
+
 KernelConfig default_config(const Problem& p) {
   for (const KernelFamily* f : all_families())
     if (auto c = f->default_config(p); c && c->can_implement(p)) return *c;

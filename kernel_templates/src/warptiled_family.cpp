@@ -154,8 +154,13 @@ std::optional<KernelConfig> WarpTiledFamily::default_config(const Problem& p) co
   } else {
     // Smaller outputs: 64x128 tiles, twice the blocks. No split-K: a default
     // must serve every problem of its class, and a split-K workspace grows
-    // with M*N past what dispatch allocates.
-    t.bm = 64, t.bn = 128, t.bk = 8, t.ln = 8;
+    // with M*N past what dispatch allocates. Warp lanes as 4x8 (ln=4): with
+    // 8x4 the NT build with 16-byte copies spills (ptxas, sm_90).
+    t.bm = 64, t.bn = 128, t.bk = 8, t.ln = 4;
+    // A batch of them: the measured winner of 64x64x64@4096 (64x64 tiles,
+    // 64x32 warps, 4 stages); the 64x64-warp tile spills in its NT build
+    // with the batch's pointer moves.
+    if (p.batch > 1) t.bn = 64, t.wn = 32, t.stages = 4;
   }
   t.swizzle = (p.m + t.bm - 1) / t.bm >= 16 ? 8 : 1;
   return KernelConfig(t, p.trans_a, p.trans_b);

@@ -74,22 +74,6 @@ std::map<const KernelFamily*, double> family_calibrations(const std::vector<Tune
   return out;
 }
 
-/// A borrowed config made to fit `p`'s layouts and alignment class: the
-/// same tiles with p's transposes, and scalar global access (vec=1) where p
-/// is unaligned. nullopt where it still cannot implement p.
-std::optional<KernelConfig> retargeted(const KernelConfig& c, const Problem& p) {
-  if (c.can_implement(p)) return c;
-  KernelConfig t = c;
-  t.trans_a = p.trans_a, t.trans_b = p.trans_b;
-  std::string text = t.to_string();
-  if (!p.aligned)
-    for (const char* wide : {" vec=4", " vec=2"})
-      if (const size_t at = text.find(wide); at != std::string::npos) text.replace(at, 6, " vec=1");
-  auto out = KernelConfig::parse(text);
-  if (!out || !out->can_implement(p)) return std::nullopt;
-  return out;
-}
-
 /// The running choice: the lowest estimate wins; equal estimates go to the
 /// nearer shape.
 struct Choice {
@@ -127,7 +111,7 @@ constexpr size_t kBuiltinNeighbours = 8;
 /// of exactly p's shape, if any (it is not offered).
 /// `builtin` (rows shipped for the architecture, not this device's): rows of
 /// other layouts or alignment class compete with their config made to fit
-/// (retargeted), one log(2) farther per change; batched rows serve batched
+/// (KernelFamily::fitted), one log(2) farther per change; batched rows serve batched
 /// problems only and plain rows plain ones; and only the kBuiltinNeighbours
 /// nearest compete, each through its own ratio, so that a regime the table
 /// has no row of borrows nothing from another's model error.
@@ -153,7 +137,7 @@ const TunedEntry* offer(Choice& choice, const std::vector<TunedEntry>& rows, Pla
   for (const TunedEntry& w : rows) {
     if (!admits(mode, w.config.family().accuracy())) continue;
     if (builtin && (w.shape.batch > 1) != (p.batch > 1)) continue;
-    const std::optional<KernelConfig> c = builtin ? retargeted(w.config, p) : std::optional<KernelConfig>(w.config);
+    const std::optional<KernelConfig> c = builtin ? w.config.family().fitted(w.config, p) : std::optional<KernelConfig>(w.config);
     if (!c || !c->can_implement(p)) continue;
     if (c->workspace_floats(p) > kMaxWorkspaceFloats) continue;
     if (w.shape == key) {

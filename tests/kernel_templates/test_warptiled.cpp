@@ -143,7 +143,7 @@ TEST(WarpTiled, DefaultsUseTheLargeTileForLargeOutputsAndNeedNoWorkspace) {
   const KernelConfig big = *WarpTiledFamily::instance().default_config(problem(4096, 4096, 4096, 0, true));
   EXPECT_EQ(big.to_string(), "warptiled bm=128 bn=256 bk=16 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 ta=0 tb=0");
   const KernelConfig mid = *WarpTiledFamily::instance().default_config(problem(512, 512, 512, 1, false));
-  EXPECT_EQ(mid.to_string(), "warptiled bm=64 bn=128 bk=8 wm=64 wn=64 ln=8 st=3 vec=1 sw=1 ta=1 tb=0");
+  EXPECT_EQ(mid.to_string(), "warptiled bm=64 bn=128 bk=8 wm=64 wn=64 ln=4 st=3 vec=1 sw=1 ta=1 tb=0");
   // A default serves every problem of its class: no split-K workspace.
   EXPECT_EQ(mid.workspace_floats(problem(50000, 50000, 8, 1, false)), 0u);
 }
@@ -160,6 +160,20 @@ TEST(WarpTiled, HeaviestConfigsBuildWithoutSpillsInEveryLayout) {
       batched.batched = 1;  // the strided batch's three pointer moves
       builds.push_back({KernelConfig(batched, t & 1, t & 2), {}, {}, {}});
     }
+  build_without_spills(builds, "sm_90");
+}
+
+// The built-in defaults of both size classes, every layout, both copy
+// widths, plain and batched: no spills (dispatch runs them untuned).
+TEST(WarpTiled, DefaultsBuildWithoutSpillsInEveryLayout) {
+  std::vector<NvrtcBuild> builds;
+  for (int64_t size : {512, 4096})
+    for (int t = 0; t < 4; ++t)
+      for (bool aligned : {true, false})
+        for (int64_t batch : {1, 2}) {
+          const Problem p = autogemm::make_problem(AUTOGEMM_ROW_MAJOR, t & 1, t & 2, size, size, size, aligned, batch);
+          builds.push_back({*WarpTiledFamily::instance().default_config(p), {}, {}, {}});
+        }
   build_without_spills(builds, "sm_90");
 }
 

@@ -11,6 +11,7 @@
 
 #include "autogemm/builtin_winners.h"
 #include "autogemm/dispatch_policy.h"
+#include "autogemm/gemv_family.h"
 #include "autogemm/problem.h"
 
 namespace autogemm {
@@ -95,6 +96,16 @@ TEST(BuiltinDispatch, OtherLayoutsAndTheUnalignedClassGetRowsMadeToFit) {
       if (!aligned) EXPECT_EQ(vec_of(c.config), 1);
       EXPECT_FALSE(c.config == default_config(p)) << "1536^3 has measured rows near it (1024^3, 2048^3, 3000^3)";
     }
+}
+
+TEST(BuiltinDispatch, AGemvRowBorrowedForFewerRowsSumsOnlyThose) {
+  for (int64_t m : {2, 3, 4, 5}) {
+    const Problem p = problem(m, 4096, 4096);
+    const PlanChoice c = choose_config(p, {}, MathMode::Strict, SearchLimits{}, sm90());
+    SCOPED_TRACE(p.to_string() + ": " + c.config.to_string());
+    ASSERT_TRUE(c.config.is<GemvParams>());
+    EXPECT_EQ(c.config.get<GemvParams>().rows, m <= 2 ? 2 : m <= 4 ? 4 : 8);
+  }
 }
 
 TEST(BuiltinDispatch, EveryProblemGetsAConfigThatImplementsIt) {

@@ -58,6 +58,9 @@ class GemvFamily final : public KernelFamily {
   double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
   std::vector<KernelConfig> history_variants(const KernelConfig& winner) const override;
   bool worth_borrowing(const KernelConfig&, const Problem&) const override { return true; }
+  /// Also its rows to the next power of two of p's short side: a row of
+  /// 8-row sums borrowed for 4 rows would do twice the arithmetic.
+  std::optional<KernelConfig> fitted(const KernelConfig& c, const Problem& p) const override;
   std::optional<std::string> arch(const DeviceInfo& dev) const override { return dev.arch(); }
   AccuracyClass accuracy() const override { return AccuracyClass::StrictFp32; }
 };

@@ -160,6 +160,11 @@ class KernelFamily {
   /// Whether dispatch may run `c`, tuned for another shape, on `p` before p
   /// is tuned (it can implement p; this asks whether it is sensible there).
   virtual bool worth_borrowing(const KernelConfig& c, const Problem& p) const = 0;
+  /// `c`, tuned for another shape (of other layouts or class, maybe), made
+  /// to fit `p` for dispatch before p is tuned: p's transposes and, where p
+  /// is unaligned, scalar global access (vec=1); nullopt where it still
+  /// cannot implement p. A family may adapt more of it (gemv: its rows).
+  virtual std::optional<KernelConfig> fitted(const KernelConfig& c, const Problem& p) const;
 
   // ---- architecture and accuracy -------------------------------------------------
   /// The NVRTC target for `dev` ("sm_90", "sm_90a"), nullopt if the family
