@@ -19,6 +19,10 @@ def row(entry):
         raise SystemExit("unparsed shape " + entry["shape"])
     M, N, K = (int(x) for x in m.groups()[:3])
     ta, tb, batch = m.group(4) == "T", m.group(5) == "T", int(m.group(6) or 1)
+    # The key holds the batch bucket (batch_bucket): the count up to 8, then
+    # the power of two at or above it.
+    while batch > 8 and batch & (batch - 1):
+        batch += batch & -batch
     # Aligned class: every leading dimension a multiple of 4 floats.
     aligned = (M if ta else K) % 4 == 0 and (K if tb else N) % 4 == 0 and N % 4 == 0
     if "vec=4" in entry["config"] and not aligned:
