@@ -82,4 +82,25 @@ TEST(ChooseConfigFpFlags, OrdinaryProblemsRaiseNothing) {
     }
 }
 
+// The built-in winners of an H200 (every row's family model evaluated on
+// the problem, fitted configs of other layouts and classes), K = 0 and
+// batches included.
+TEST(ChooseConfigFpFlags, BuiltinWinnersRaiseNothing) {
+  const std::vector<TunedEntry> builtin = autogemm::builtin_entries("sm_90");
+  ASSERT_FALSE(builtin.empty());
+  for (int t = 0; t < 4; ++t)
+    for (bool aligned : {false, true})
+      for (int64_t k : {0, 1, 9, 4096})
+        for (int64_t mn : {1, 7, 64, 4096})
+          for (int64_t batch : {1, 64}) {
+            const Problem p =
+                autogemm::make_problem(AUTOGEMM_ROW_MAJOR, t & 1, t & 2, mn, mn + 1, k, aligned, batch);
+            std::feclearexcept(FE_ALL_EXCEPT);
+            (void)autogemm::choose_config(p, {}, autogemm::MathMode::Strict, autogemm::SearchLimits{}, builtin);
+            const int raised = std::fetestexcept(kTrouble);
+            std::feclearexcept(FE_ALL_EXCEPT);
+            EXPECT_EQ(raised, 0) << p.to_string() << ": flags 0x" << std::hex << raised;
+          }
+}
+
 }  // namespace
