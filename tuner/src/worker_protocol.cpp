@@ -146,6 +146,16 @@ void non_negative_time(const char* what, double v) {
   if (!std::isfinite(v) || v < 0) Reader::fail(what, "is not a finite non-negative time");
 }
 
+/// Floats `rows` rows of leading dimension `ld`, times `batch` products,
+/// refused where that does not fit in 64 bits (the worker sizes its buffers
+/// and the strides from it).
+int64_t checked_extent(const char* what, int64_t rows, int64_t ld, int64_t batch) {
+  int64_t one = 0, all = 0;
+  if (__builtin_mul_overflow(rows, ld, &one) || __builtin_mul_overflow(one, batch, &all))
+    Reader::fail(what, "spans more floats than 64 bits can count");
+  return one;
+}
+
 ProblemMsg get_problem(Reader& r) {
   ProblemMsg m;
   Problem& p = m.problem;
@@ -164,9 +174,12 @@ ProblemMsg get_problem(Reader& r) {
   in_range("batch", p.batch, 1, kMaxBatch);
   p.stride_a = r.i64("stride_a"), p.stride_b = r.i64("stride_b"), p.stride_c = r.i64("stride_c");
   const bool many = p.batch > 1;
-  in_range("stride_a", p.stride_a, many ? p.a_extent() : 0, many ? p.a_extent() : 0);
-  in_range("stride_b", p.stride_b, many ? p.b_extent() : 0, many ? p.b_extent() : 0);
-  in_range("stride_c", p.stride_c, many ? p.c_extent() : 0, many ? p.c_extent() : 0);
+  const int64_t a = checked_extent("lda", p.trans_a ? p.k : p.m, p.lda, p.batch);
+  const int64_t b = checked_extent("ldb", p.trans_b ? p.n : p.k, p.ldb, p.batch);
+  const int64_t c = checked_extent("ldc", p.m, p.ldc, p.batch);
+  in_range("stride_a", p.stride_a, many ? a : 0, many ? a : 0);
+  in_range("stride_b", p.stride_b, many ? b : 0, many ? b : 0);
+  in_range("stride_c", p.stride_c, many ? c : 0, many ? c : 0);
   m.alpha = r.f32("alpha"), m.beta = r.f32("beta");
   if (!std::isfinite(m.alpha)) Reader::fail("alpha", "is not finite");
   if (!std::isfinite(m.beta)) Reader::fail("beta", "is not finite");
