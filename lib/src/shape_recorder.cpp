@@ -133,7 +133,7 @@ void ShapeRecorder::set_path(const std::string& path) {
 }
 
 ShapeRecorder::Usage* ShapeRecorder::track(const DeviceKey& device, const ShapeKey& shape, bool tuned) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   const Key key = key_of(device, shape);
   Usage*& slot = index_[key];
   if (!slot) {
@@ -144,7 +144,7 @@ ShapeRecorder::Usage* ShapeRecorder::track(const DeviceKey& device, const ShapeK
     slot = &u;
   }
   slot->tuned.store(tuned, std::memory_order_relaxed);
-  start_writer_locked();
+  start_writer_locked(lock);
   return slot;
 }
 
@@ -179,15 +179,23 @@ void ShapeRecorder::flush() {
   last_failure_.clear();
 }
 
-void ShapeRecorder::start_writer_locked() {
+void ShapeRecorder::start_writer_locked(std::unique_lock<std::mutex>& lock) {
   if (writer_ && writer_pid_ == long(getpid())) return;
   stopping_ = false;
+  writer_running_ = false;
   writer_pid_ = long(getpid());
   writer_ = std::make_unique<std::thread>([this] { writer_loop(); });
+  // Back to the caller only once the thread runs our code: its start-up (the
+  // C library's and a sanitizer's allocations, under their own locks) is
+  // over, so a fork() right after this call cannot copy such a lock held.
+  // The fork handlers cover the writer from here on.
+  wake_.wait(lock, [this] { return writer_running_; });
 }
 
 void ShapeRecorder::writer_loop() {
   std::unique_lock<std::mutex> lock(mu_);
+  writer_running_ = true;
+  wake_.notify_all();
   while (!stopping_) {
     wake_.wait_for(lock, std::chrono::duration<double>(interval_s_));
     if (stopping_) break;

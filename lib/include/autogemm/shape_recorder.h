@@ -74,7 +74,9 @@ class ShapeRecorder {
 
  private:
   friend struct RecorderForkHooks;
-  void start_writer_locked();
+  /// Starts this process's writer thread unless it runs; returns once the
+  /// thread runs writer_loop (`lock` holds mu_ and is released meanwhile).
+  void start_writer_locked(std::unique_lock<std::mutex>& lock);
   void writer_loop();
   void stop_writer();
   void after_fork_in_child();
@@ -93,6 +95,7 @@ class ShapeRecorder {
   std::unique_ptr<std::thread> writer_;
   long writer_pid_ = 0;                 ///< the process the writer runs in
   bool stopping_ = false;
+  bool writer_running_ = false;         ///< the writer has entered writer_loop
   std::string last_failure_;            ///< logged once until it changes
 };
 
