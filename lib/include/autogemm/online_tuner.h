@@ -70,8 +70,12 @@ class OnlineTuner {
   bool request(const std::string& cache_path, int device, const ShapeKey& shape, bool capturing);
 
   /// True once after each tuning that ended with gemm_tune's success: the
-  /// caller reloads the winners (exchange, so one caller sees it).
-  bool take_finished() { return finished_.exchange(false, std::memory_order_acq_rel); }
+  /// caller reloads the winners (exchange, so one caller sees it). Called on
+  /// every dispatch: a relaxed load first keeps the locked exchange off the
+  /// path while nothing has finished.
+  bool take_finished() {
+    return finished_.load(std::memory_order_relaxed) && finished_.exchange(false, std::memory_order_acq_rel);
+  }
 
   /// The arguments of the gemm_tune run for a request (also for tests).
   std::vector<std::string> arguments(const std::string& cache_path, int device, const ShapeKey& shape) const;
