@@ -23,7 +23,8 @@
 // AG_ONE        which output dimension is short (see above)
 // AG_ROWS       rows kept per thread (1, 2, 4, 8, 16): the kernel serves rs <= AG_ROWS
 // AG_THREADS    threads per block
-// AG_KGROUPS    axpy only: groups of threads along k within a block (1 for dot)
+// AG_KGROUPS    axpy only: groups of threads along k within a block (1 for dot);
+//               AG_THREADS / AG_KGROUPS (at least 8) threads along the outputs
 // AG_SPLIT_K    axpy only: K slices over blockIdx.y, reduced deterministically
 //               through the workspace; 1 for dot
 // AG_UNROLL     loads of the matrix in flight per thread: 4 * AG_UNROLL
@@ -148,6 +149,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
 }
 #else
 #define AG_CW (AG_THREADS / AG_KGROUPS)  // threads along the outputs
+#define AG_LW (AG_CW < 32 ? AG_CW : 32)  // lanes of a warp along the outputs
 #define AG_BATCH (4 * AG_UNROLL)         // k steps whose matrix loads are in flight together
 
 // The axpy kernel's pieces take VEC, the access width, as a template
@@ -155,11 +157,16 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
 // the pointers and strides it reads happen to allow it (see agemv).
 
 // The 4 outputs of a thread: consecutive with 16-byte loads; with scalar
-// loads 32 apart, so that each load instruction of a warp reads 128
-// consecutive bytes.
+// loads AG_LW apart, so that each load instruction of a warp reads
+// 4 * AG_LW consecutive bytes of each row it touches.
+// Technique: fewer than 32 threads along the outputs (AG_LW = 8 or 16) put
+// 32 / AG_LW rows of k in one warp's load (a full 128-byte line each with
+// 16-byte loads), so a block covers a narrow band of outputs over all of K:
+// enough blocks to fill the GPU without split-K, whose fold through the
+// workspace ends every block with a dependent round trip to L2.
 template <int VEC>
 __device__ __forceinline__ i64 out_index(i64 warp_base, int lane, int e) {
-  return VEC == 4 ? warp_base + 4 * lane + e : warp_base + lane + 32 * e;
+  return VEC == 4 ? warp_base + 4 * lane + e : warp_base + lane + AG_LW * e;
 }
 
 // One row k of the matrix at this thread's outputs; outside them, zero.
@@ -286,9 +293,9 @@ struct AxpyShared {
 template <int VEC>
 __device__ __forceinline__ void axpy(const GemvView& v, int K, float alpha, float beta, float* workspace,
                                      AxpyShared& sh) {
-  const int cw = threadIdx.x % AG_CW, kg = threadIdx.x / AG_CW, lane = cw % 32;
-  const i64 base = ((i64)blockIdx.x * AG_CW + cw - lane) * 4;  // this warp's first output
-  const bool full = base + 128 <= v.len;
+  const int cw = threadIdx.x % AG_CW, kg = threadIdx.x / AG_CW, lane = cw % AG_LW;
+  const i64 base = ((i64)blockIdx.x * AG_CW + cw - lane) * 4;  // this warp's (group's) first output
+  const bool full = base + 4 * AG_LW <= v.len;
   // K slices: AG_KGROUPS per block, AG_SPLIT_K blocks; lengths multiples of 4.
   const i64 slices = (i64)AG_SPLIT_K * AG_KGROUPS, slice = (i64)blockIdx.y * AG_KGROUPS + kg;
   const i64 per = ((K + slices - 1) / slices + 3) / 4 * 4;
@@ -324,8 +331,8 @@ __device__ __forceinline__ void axpy(const GemvView& v, int K, float alpha, floa
   unsigned* counters = reinterpret_cast<unsigned*>(workspace);
   float4* part = reinterpret_cast<float4*>(workspace + AG_WS_SKIP);
   // Partial sums: part[(z * rs + r) * quads + quad], a quad per thread
-  // along the outputs (its 4 outputs, in either order), 32 per warp.
-  const i64 quads = ((i64)v.len + 127) / 128 * 32, quad = base / 4 + lane;
+  // along the outputs (its 4 outputs, in either order), AG_LW per group.
+  const i64 quads = ((i64)v.len + 4 * AG_LW - 1) / (4 * AG_LW) * AG_LW, quad = base / 4 + lane;
   if (kg == 0 && base < v.len)
 #pragma unroll
     for (int r = 0; r < AG_ROWS; ++r)

@@ -56,7 +56,8 @@ const ParamTable<GemvParams>& GemvFamily::table() {
        "1, 2, 4, 8 or 16"},
       {"thr", "AG_THREADS", &P::threads, {64, 128, 256, 512}, 0, 0, 256, Presence::Always, nullptr,
        "64, 128, 256 or 512"},
-      {"kg", "AG_KGROUPS", &P::k_groups, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16"},
+      {"kg", "AG_KGROUPS", &P::k_groups, {1, 2, 4, 8, 16, 32, 64}, 0, 0, 1, Presence::Always, nullptr,
+       "1, 2, 4, 8, 16, 32 or 64"},
       {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, 1024, 1, Presence::Always, nullptr, "1..1024"},
       {"un", "AG_UNROLL", &P::unroll, {1, 2, 4}, 0, 0, 1, Presence::UnlessDefault, nullptr, "1, 2 or 4"},
       {"pf", "AG_PREFETCH", &P::prefetch, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
@@ -87,7 +88,7 @@ bool GemvFamily::is_valid(const KernelConfig& c, std::string* why) const {
   const GemvParams& g = params(c);
   if (is_dot(c) && (g.split_k != 1 || g.k_groups != 1 || g.rows != 1 || g.prefetch != 0))
     return fail(why, "sk, kg and rows must be 1 and pf 0 where the matrix's rows along k are contiguous (the dot kernel)");
-  if (g.threads / g.k_groups < 32) return fail(why, "thr/kg must be at least 32 (a warp along the outputs)");
+  if (g.threads / g.k_groups < 8) return fail(why, "thr/kg must be at least 8 (threads along the outputs)");
   if (g.rows * g.unroll > 32) return fail(why, "rows*un must be at most 32 (the sums and loads in flight fit in registers)");
   return true;
 }
@@ -109,8 +110,9 @@ size_t GemvFamily::workspace_floats(const KernelConfig& c, const Problem& p) con
   const GemvParams& g = params(c);
   if (g.split_k <= 1) return 0;
   // The counter area (one counter per block along x), then the partial sums:
-  // sk x rows x a float4 per thread along the outputs (32 per warp).
-  const size_t quads = size_t((outputs(g, p) + 127) / 128 * 32);
+  // sk x rows x a float4 per thread along the outputs (lanes per group).
+  const int64_t lanes = std::min(32, g.threads / g.k_groups);
+  const size_t quads = size_t((outputs(g, p) + 4 * lanes - 1) / (4 * lanes) * lanes);
   return kWorkspaceCounterFloats + size_t(g.split_k) * size_t(short_dim(g, p)) * quads * 4;
 }
 
@@ -141,7 +143,7 @@ std::vector<KernelConfig> GemvFamily::search_space(const Problem& p, const Searc
     if (rs < 1 || rs > kMaxRows) continue;
     g.rows = next_pow2(rs), g.vec = p.aligned ? 4 : 1;
     for (int thr : {64, 128, 256, 512})
-      for (int kg : {1, 2, 4, 8, 16})
+      for (int kg : {1, 2, 4, 8, 16, 32, 64})
         for (int sk : {1, 2, 4, 8, 16, 32, 64, 128})
           for (int un : {1, 2, 4})
             for (int pf : {0, 1})
@@ -149,6 +151,10 @@ std::vector<KernelConfig> GemvFamily::search_space(const Problem& p, const Searc
                 g.threads = thr, g.k_groups = kg, g.split_k = sk, g.unroll = un, g.prefetch = pf, g.ld_hint = ld;
                 const KernelConfig cfg(g, p.trans_a, p.trans_b);
                 if (!is_valid(cfg, nullptr) || !cfg.can_implement(p) || thr > lim.max_threads) continue;
+                // Bands narrower than a warp serve one or two rows (their
+                // in-block fold grows with the rows; measured: 8 and 16 rows
+                // never won with them).
+                if (thr / kg < 32 && g.rows > 2) continue;
                 // Sums and loads in flight must fit the registers the block
                 // size leaves (measured: rows=16 un=2 needs ~170; the
                 // unaligned class also holds its scalar path).
@@ -178,9 +184,13 @@ double GemvFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchL
   const double threads = double(blocks_x(cfg, p)) * g.split_k * g.threads;
   const double resident = std::min(threads, per_sm * g.threads * sms);
   const double in_flight = resident * 4.0 * g.unroll * 16.0;
-  // The 256-byte L2 fetch hint measured 5-12% faster everywhere (exhaustive
-  // H200 runs, tests/tuner/data/h200_exhaustive_gemv.csv).
-  const double bandwidth = (g.ld_hint ? 3.6e12 : 3.25e12) * std::min(1.0, in_flight / (32768.0 * sms));
+  // The 256-byte L2 fetch hint measured 5-12% faster where a warp reads
+  // 512 bytes of a row; bands narrower than a warp read 128 or 256, and
+  // there it fetched bytes another block reads (exhaustive H200 runs,
+  // tests/tuner/data/h200_exhaustive_gemv.csv).
+  const bool narrow = g.threads / g.k_groups < 32;
+  const double peak = narrow ? (g.ld_hint ? 3.45e12 : 3.6e12) : (g.ld_hint ? 3.6e12 : 3.25e12);
+  const double bandwidth = peak * std::min(1.0, in_flight / (32768.0 * sms));
   const double t_mem = bytes / bandwidth;
   // Each thread's serial chain of batches (~0.8 us each, less when the next
   // batch is in flight during the FMAs), once per wave.
@@ -192,9 +202,12 @@ double GemvFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchL
   const double t_chain = waves * std::ceil(k_per_thread / (4.0 * g.unroll)) * per_batch;
   // The last block's ordered fold (16 partials per round trip), the FMAs.
   const double t_fold = g.split_k > 1 ? (1.0 + std::ceil(g.split_k / 16.0)) * 1e-6 : 0.0;
+  // The thread groups' fold in shared memory: one group adds the others'
+  // sums in order, a row at a time (~4 cycles an add at ~2 GHz).
+  const double t_group_fold = double(g.k_groups - 1) * g.rows * 2e-9;
   const double t_fma = 2.0 * g.rows * len * double(p.k) / 40e12;
   // The chain overlaps the stream only in part: a quarter of the shorter shows.
-  return std::max(t_mem, t_chain) + 0.25 * std::min(t_mem, t_chain) + t_fold + t_fma;
+  return std::max(t_mem, t_chain) + 0.25 * std::min(t_mem, t_chain) + t_fold + t_group_fold + t_fma;
 }
 
 std::vector<KernelConfig> GemvFamily::history_variants(const KernelConfig& winner) const { return {winner}; }

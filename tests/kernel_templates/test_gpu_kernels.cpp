@@ -303,7 +303,8 @@ TEST_F(GpuKernels, AlphaZeroNeverReadsAAndBInTiledVariants) {
 // Every short dimension 1..16 on M and on N, every layout and class, edges
 // in the outputs (1000 is not a multiple of a warp's 128) and in K (777 is
 // not a multiple of any batch; 5 leaves most K slices empty), with and
-// without thread groups, split-K and prefetch. The unaligned class runs
+// without thread groups (also bands narrower than a warp), split-K and
+// prefetch. The unaligned class runs
 // with leading dimensions that allow 16-byte loads, then padded by 3: both
 // of its paths.
 TEST_F(GpuKernels, GemvVariantsAreCorrectForEveryShortDimension) {
@@ -311,7 +312,9 @@ TEST_F(GpuKernels, GemvVariantsAreCorrectForEveryShortDimension) {
     int rows, thr, kg, sk, un, pf, ld;
   };
   const Variant axpy[] = {{16, 256, 8, 4, 2, 1, 1}, {16, 128, 1, 1, 1, 0, 0}, {4, 128, 2, 16, 4, 0, 0},
-                          {1, 512, 16, 1, 2, 1, 1}, {2, 64, 1, 3, 2, 1, 0}};
+                          {1, 512, 16, 1, 2, 1, 1}, {2, 64, 1, 3, 2, 1, 0},
+                          // Narrow bands: 8 and 16 threads along the outputs.
+                          {1, 512, 64, 1, 2, 1, 1}, {8, 256, 16, 3, 1, 0, 1}};
   for (int one : {0, 1})
     for (int t = 0; t < 4; ++t)
       for (bool aligned : {true, false}) {
