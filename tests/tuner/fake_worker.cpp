@@ -14,6 +14,7 @@
 // (The marker names are entry points that tests/tuner/broken_kernels.cu puts
 // into its cubins, so real NVRTC output drives the fake in tuner tests.)
 // $AUTOGEMM_FAKE_WORKER_SETUP=fail|hang|exit breaks the problem set-up instead.
+// $AUTOGEMM_FAKE_WORKER_SPREAD=S puts the times in [1, 1 + S) ms (default 1).
 #include <unistd.h>
 
 #include <csignal>
@@ -97,7 +98,8 @@ int main() {
       _exit(5);
     }
     r.status = TrialStatus::Ok;
-    r.median_ms = 1.0 + double(std::hash<std::string>()(c->config) % 1000) / 1000.0;
+    const char* spread = std::getenv("AUTOGEMM_FAKE_WORKER_SPREAD");
+    r.median_ms = 1.0 + (spread ? std::atof(spread) : 1.0) * double(std::hash<std::string>()(c->config) % 1000) / 1000.0;
     r.spread_ms = 0.01;
     r.runs = 5;
     r.registers = 32;

@@ -6,6 +6,9 @@
 // speaks the protocol, the test-only broken kernels compile, and a whole
 // tuning run with injected broken kernels ends with a non-injected winner.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -254,6 +257,44 @@ TEST(TunerWithFakeWorker, BrokenCandidatesAreRecordedAndTuningReachesAWinner) {
   EXPECT_FALSE(r.candidates[*r.best].cubin.empty());
   ASSERT_TRUE(r.default_index.has_value());
   EXPECT_TRUE(r.candidates[*r.default_index].is_default);
+}
+
+// The candidates within 3% of the fastest (at most 4) are timed a second
+// time and ranked by the mean; the others, once. The fake worker's time of
+// a config is the same every time, so the means equal the first times; its
+// times spread over 6% here, so some fall within 3% and some not.
+TEST(TunerWithFakeWorker, FinalistsWithinThreePercentAreTimedTwice) {
+  ::setenv("AUTOGEMM_FAKE_WORKER_SPREAD", "0.06", 1);
+  struct Unset {
+    ~Unset() { ::unsetenv("AUTOGEMM_FAKE_WORKER_SPREAD"); }
+  } unset;
+  TuneOptions opt;
+  opt.families = {"tiled"};
+  opt.budget = 8;
+  opt.compile_threads = 2;
+  opt.worker_path = kFake;
+  std::map<std::string, int> committed;
+  opt.on_trial = [&](const Candidate& c) { ++committed[c.trial.config]; };
+  const TuneResult r = Tuner(h200(), opt).tune(small());
+  ASSERT_TRUE(r.best.has_value());
+  const double best = r.candidates[*r.best].trial.median_ms;
+  std::vector<double> close;
+  for (const Candidate& c : r.candidates)
+    if (c.trial.status == TrialStatus::Ok && c.trial.median_ms <= best * 1.03) close.push_back(c.trial.median_ms);
+  std::sort(close.begin(), close.end());
+  ASSERT_GE(close.size(), 2u) << "no two candidates within 3%: widen the budget";
+  ASSERT_LT(close.size(), r.candidates.size()) << "every candidate within 3%: widen the spread";
+  const double last_finalist = close[std::min<size_t>(close.size(), 4) - 1];
+  int finalists = 0;
+  for (const Candidate& c : r.candidates) {
+    ASSERT_EQ(c.trial.status, TrialStatus::Ok) << c.trial.config;
+    const bool finalist = c.trial.median_ms <= last_finalist;
+    EXPECT_EQ(c.timings, finalist ? 2 : 1) << c.trial.config << " " << c.trial.median_ms << " best " << best;
+    EXPECT_EQ(committed[c.trial.config], c.timings) << "each timing is committed as it is made";
+    EXPECT_NEAR(c.trial.gflops, small().flops() / (c.trial.median_ms * 1e6), 1e-6 * c.trial.gflops);
+    finalists += finalist;
+  }
+  EXPECT_EQ(finalists, int(std::min<size_t>(close.size(), 4)));
 }
 
 // A candidate whose build spills registers is recorded as a failed build,

@@ -89,6 +89,10 @@ struct Candidate {
   bool is_default = false;
   bool injected = false;           ///< from TuneOptions::injected: never the winner
   bool resumed = false;            ///< from TuneOptions::measured, not run now
+  /// Timings this run made: 2 for a finalist (within 3% of the fastest,
+  /// timed again and ranked by the mean of both), else 1; 0 if resumed or
+  /// never built.
+  int timings = 1;
 };
 
 struct TuneResult {
