@@ -21,8 +21,9 @@
 // over a bare launch is ~0.3 us (docs/NOTES.md, step 75). autogemm's host
 // code does its arithmetic in SSE; an x87 instruction inside (long double in
 // a library it calls) is still covered: its flags are detected at exit and
-// the x87 status word is rebuilt, and x87 traps and rounding are set for the
-// call whenever the caller changed them. Elsewhere the <cfenv> calls run.
+// the x87 status word is rebuilt, x87 traps and rounding are set for the
+// call whenever the caller changed them, and a control word changed inside
+// is put back. Elsewhere the <cfenv> calls run.
 #pragma once
 
 #include <cfenv>
@@ -45,16 +46,22 @@ class FpEnvGuard {
     _mm_setcsr((mxcsr_ & kMxcsrDenormalModes) | kMxcsrAllMasked);
     asm volatile("fnstcw %0" : "=m"(x87_cw_));
     asm volatile("fnstsw %0" : "=m"(x87_sw_));
+    // The caller's x87 flags (rarely any: x86-64 code computes in SSE) are
+    // cleared for the call and put back at exit.
+    if (x87_sw_ & kX87Flags) asm volatile("fnclex");
     if ((x87_cw_ & kX87TrapAndRounding) != kX87AllMasked) {
       const uint16_t cw = uint16_t((x87_cw_ & ~kX87TrapAndRounding) | kX87AllMasked);
       asm volatile("fldcw %0" : : "m"(cw));
     }
   }
   ~FpEnvGuard() {
-    uint16_t sw;
+    uint16_t sw, cw;
     asm volatile("fnstsw %0" : "=m"(sw));
     if ((sw ^ x87_sw_) & kX87Flags) restore_x87_flags();
-    if ((x87_cw_ & kX87TrapAndRounding) != kX87AllMasked) asm volatile("fldcw %0" : : "m"(x87_cw_));
+    // Whatever changed the control word inside (the guard itself, or a
+    // library's fesetround), the caller's comes back.
+    asm volatile("fnstcw %0" : "=m"(cw));
+    if (cw != x87_cw_) asm volatile("fldcw %0" : : "m"(x87_cw_));
     _mm_setcsr(mxcsr_);
   }
   FpEnvGuard(const FpEnvGuard&) = delete;

@@ -15,9 +15,11 @@
 // into its cubins, so real NVRTC output drives the fake in tuner tests.)
 // $AUTOGEMM_FAKE_WORKER_SETUP=fail|hang|exit breaks the problem set-up instead.
 // $AUTOGEMM_FAKE_WORKER_SPREAD=S puts the times in [1, 1 + S) ms (default 1).
+// $AUTOGEMM_FAKE_WORKER_SECOND=wrong answers a config's second run WrongResult.
 #include <unistd.h>
 
 #include <csignal>
+#include <set>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -50,6 +52,7 @@ int main() {
   alarm(120);  // a safety net: never outlive a test run that forgot us
   const char* setup = std::getenv("AUTOGEMM_FAKE_WORKER_SETUP");
   const std::string setup_mode = setup ? setup : "";
+  std::set<std::string> seen;  // configs run so far
   for (;;) {
     wire::Message msg;
     if (wire::read_frame(3, &msg, wire::Clock::time_point::max()) != wire::ReadStatus::Ok) return 0;
@@ -96,6 +99,13 @@ int main() {
       r.fatal = true;
       send(r);
       _exit(5);
+    }
+    const char* second = std::getenv("AUTOGEMM_FAKE_WORKER_SECOND");
+    if (second && std::string(second) == "wrong" && !seen.insert(c->config).second) {
+      r.status = TrialStatus::WrongResult;
+      r.detail = "fake: wrong on its second run";
+      send(r);
+      continue;
     }
     r.status = TrialStatus::Ok;
     const char* spread = std::getenv("AUTOGEMM_FAKE_WORKER_SPREAD");

@@ -297,6 +297,36 @@ TEST(TunerWithFakeWorker, FinalistsWithinThreePercentAreTimedTwice) {
   EXPECT_EQ(finalists, int(std::min<size_t>(close.size(), 4)));
 }
 
+// A finalist wrong on its second timing is out (the worker verifies every
+// run), and that is committed; the winner is a candidate that never failed.
+TEST(TunerWithFakeWorker, AFinalistWrongOnItsSecondTimingIsOut) {
+  ::setenv("AUTOGEMM_FAKE_WORKER_SPREAD", "0.06", 1);
+  ::setenv("AUTOGEMM_FAKE_WORKER_SECOND", "wrong", 1);
+  struct Unset {
+    ~Unset() { ::unsetenv("AUTOGEMM_FAKE_WORKER_SPREAD"), ::unsetenv("AUTOGEMM_FAKE_WORKER_SECOND"); }
+  } unset;
+  TuneOptions opt;
+  opt.families = {"tiled"};
+  opt.budget = 8;
+  opt.compile_threads = 2;
+  opt.worker_path = kFake;
+  std::map<std::string, TrialStatus> committed;
+  opt.on_trial = [&](const Candidate& c) { committed[c.trial.config] = c.trial.status; };
+  const TuneResult r = Tuner(h200(), opt).tune(small());
+  int out = 0;
+  for (const Candidate& c : r.candidates) {
+    EXPECT_EQ(committed[c.trial.config], c.trial.status) << c.trial.config;
+    if (c.timings != 2) continue;
+    ++out;
+    EXPECT_EQ(c.trial.status, TrialStatus::WrongResult) << c.trial.config;
+    EXPECT_NE(c.trial.detail.find("second timing"), std::string::npos) << c.trial.detail;
+  }
+  EXPECT_GE(out, 2) << "no finalists: widen the budget";
+  ASSERT_TRUE(r.best.has_value());
+  EXPECT_EQ(r.candidates[*r.best].trial.status, TrialStatus::Ok);
+  EXPECT_EQ(r.candidates[*r.best].timings, 1);
+}
+
 // A candidate whose build spills registers is recorded as a failed build,
 // with ptxas's report, and never reaches the worker.
 TEST(TunerWithFakeWorker, SpillingCandidatesAreRejectedBeforeMeasuring) {

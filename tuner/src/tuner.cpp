@@ -213,14 +213,20 @@ void remeasure_finalists(Worker& worker, std::vector<Candidate>& cands, size_t f
   for (size_t i : finalists) {
     Candidate& c = cands[i];
     const WorkerOutcome r = worker.run(c.trial.config, c.cubin, std::numeric_limits<double>::infinity(), timeout_s);
+    ++c.timings;
     if (r.status != TrialStatus::Ok || !(r.median_ms > 0)) {
-      log().warn("{}: timing {} again failed ({}); its first time stands", p.to_string(), c.trial.config, r.detail);
+      // The worker verifies every run: a kernel wrong (or crashing) once is
+      // out, whatever its first run gave.
+      log().warn("{}: {} failed its second timing: {}", p.to_string(), c.trial.config, r.detail);
+      c.trial.status = r.status == TrialStatus::Ok ? TrialStatus::WrongResult : r.status;
+      c.trial.detail = "second timing of a finalist: " + r.detail;
+      c.trial.median_ms = 0, c.trial.gflops = 0;
+      if (on_trial) on_trial(c);
       continue;
     }
     c.trial.median_ms = (c.trial.median_ms + r.median_ms) / 2;
     c.trial.spread_ms = std::max(c.trial.spread_ms, r.spread_ms);
     c.trial.gflops = p.flops() / (c.trial.median_ms * 1e6);
-    ++c.timings;
     if (on_trial) on_trial(c);
   }
 }
@@ -275,7 +281,8 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
       out.candidates.push_back(std::move(cand));
     }
   }
-  if (!out.interrupted && !jobs.empty()) remeasure_finalists(worker, out.candidates, resumed, p, timeout_s, opt_.on_trial);
+  const bool stopping = out.interrupted || (opt_.stop && opt_.stop->load());
+  if (!stopping && !jobs.empty()) remeasure_finalists(worker, out.candidates, resumed, p, timeout_s, opt_.on_trial);
   if (out.ruled_out > 0)
     log().info("{}: {} candidates left out unmeasured: their family's model, calibrated on its measured ones, "
                "puts them over {}x the best time",

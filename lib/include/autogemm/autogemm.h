@@ -16,9 +16,9 @@
  * Floating-point environment: no function of this API leaves a floating-point
  * exception flag raised, cleared or changed in the caller's thread, whatever
  * the arguments (NaN, zero sizes, bad values). Each saves the caller's
- * environment on entry (feholdexcept), runs with every exception non-trapping
- * and round-to-nearest, and restores the caller's flags, traps and rounding
- * mode on exit (fesetenv). A caller may therefore enable traps
+ * environment on entry, runs with its flags clear, every exception
+ * non-trapping and round-to-nearest, and restores the caller's flags, traps,
+ * rounding and denormal modes on exit. A caller may therefore enable traps
  * (feenableexcept) or test flags around a call without autogemm interfering.
  */
 #ifndef AUTOGEMM_AUTOGEMM_H
