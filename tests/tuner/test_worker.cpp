@@ -259,23 +259,30 @@ TEST(TunerWithFakeWorker, BrokenCandidatesAreRecordedAndTuningReachesAWinner) {
   EXPECT_TRUE(r.candidates[*r.default_index].is_default);
 }
 
+/// The fake worker's times spread over 6% (some candidates within 3% of the
+/// fastest, some not), and optionally a config's second run answered wrong;
+/// the environment is put back when this goes out of scope.
+struct CloseTimings {
+  explicit CloseTimings(bool wrong_second = false) {
+    ::setenv("AUTOGEMM_FAKE_WORKER_SPREAD", "0.06", 1);
+    if (wrong_second) ::setenv("AUTOGEMM_FAKE_WORKER_SECOND", "wrong", 1);
+    opt.families = {"tiled"};
+    opt.budget = 8;
+    opt.compile_threads = 2;
+    opt.worker_path = kFake;
+  }
+  ~CloseTimings() { ::unsetenv("AUTOGEMM_FAKE_WORKER_SPREAD"), ::unsetenv("AUTOGEMM_FAKE_WORKER_SECOND"); }
+  TuneOptions opt;
+};
+
 // The candidates within 3% of the fastest (at most 4) are timed a second
 // time and ranked by the mean; the others, once. The fake worker's time of
-// a config is the same every time, so the means equal the first times; its
-// times spread over 6% here, so some fall within 3% and some not.
+// a config is the same every time, so the means equal the first times.
 TEST(TunerWithFakeWorker, FinalistsWithinThreePercentAreTimedTwice) {
-  ::setenv("AUTOGEMM_FAKE_WORKER_SPREAD", "0.06", 1);
-  struct Unset {
-    ~Unset() { ::unsetenv("AUTOGEMM_FAKE_WORKER_SPREAD"); }
-  } unset;
-  TuneOptions opt;
-  opt.families = {"tiled"};
-  opt.budget = 8;
-  opt.compile_threads = 2;
-  opt.worker_path = kFake;
+  CloseTimings t;
   std::map<std::string, int> committed;
-  opt.on_trial = [&](const Candidate& c) { ++committed[c.trial.config]; };
-  const TuneResult r = Tuner(h200(), opt).tune(small());
+  t.opt.on_trial = [&](const Candidate& c) { ++committed[c.trial.config]; };
+  const TuneResult r = Tuner(h200(), t.opt).tune(small());
   ASSERT_TRUE(r.best.has_value());
   const double best = r.candidates[*r.best].trial.median_ms;
   std::vector<double> close;
@@ -300,19 +307,10 @@ TEST(TunerWithFakeWorker, FinalistsWithinThreePercentAreTimedTwice) {
 // A finalist wrong on its second timing is out (the worker verifies every
 // run), and that is committed; the winner is a candidate that never failed.
 TEST(TunerWithFakeWorker, AFinalistWrongOnItsSecondTimingIsOut) {
-  ::setenv("AUTOGEMM_FAKE_WORKER_SPREAD", "0.06", 1);
-  ::setenv("AUTOGEMM_FAKE_WORKER_SECOND", "wrong", 1);
-  struct Unset {
-    ~Unset() { ::unsetenv("AUTOGEMM_FAKE_WORKER_SPREAD"), ::unsetenv("AUTOGEMM_FAKE_WORKER_SECOND"); }
-  } unset;
-  TuneOptions opt;
-  opt.families = {"tiled"};
-  opt.budget = 8;
-  opt.compile_threads = 2;
-  opt.worker_path = kFake;
+  CloseTimings t(/*wrong_second=*/true);
   std::map<std::string, TrialStatus> committed;
-  opt.on_trial = [&](const Candidate& c) { committed[c.trial.config] = c.trial.status; };
-  const TuneResult r = Tuner(h200(), opt).tune(small());
+  t.opt.on_trial = [&](const Candidate& c) { committed[c.trial.config] = c.trial.status; };
+  const TuneResult r = Tuner(h200(), t.opt).tune(small());
   int out = 0;
   for (const Candidate& c : r.candidates) {
     EXPECT_EQ(committed[c.trial.config], c.trial.status) << c.trial.config;
