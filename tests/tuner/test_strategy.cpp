@@ -1,6 +1,7 @@
 // Strategies: budgets, determinism, and the model's preference order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -68,13 +69,19 @@ TEST(Strategy, BudgetsApplyPerFamily) {
     EXPECT_EQ(per_family["generic"], 1) << to_string(k);
     EXPECT_EQ(pick.size(), 6u) << to_string(k);
   }
-  // Preferred configs count in their own family's budget only.
-  const std::vector<KernelConfig> preferred = {generic, space.front()};
+  // Preferred configs come first and on top of every family's budget: the
+  // model's own two tiled picks (and the generic one) still follow, once each.
+  const auto own = select_candidates(StrategyKind::Model, space, p, lim, 2, 1);
+  ASSERT_EQ(own.size(), 3u);
+  const KernelConfig outside = space[space.size() / 3];  // a tiled config the model does not pick
+  ASSERT_TRUE(outside.is<TiledParams>());
+  ASSERT_TRUE(std::find(own.begin(), own.end(), outside) == own.end()) << outside.to_string();
+  const std::vector<KernelConfig> preferred = {generic, outside};
   const auto pick = select_candidates(StrategyKind::Model, space, p, lim, 2, 1, preferred);
-  ASSERT_EQ(pick.size(), 3u);
+  ASSERT_EQ(pick.size(), 4u);
   EXPECT_EQ(pick[0], generic);
-  EXPECT_EQ(pick[1], space.front());
-  EXPECT_TRUE(pick[2].is<TiledParams>()) << pick[2].to_string();
+  EXPECT_EQ(pick[1], outside);
+  for (const KernelConfig& c : own) EXPECT_TRUE(std::find(pick.begin(), pick.end(), c) != pick.end()) << c.to_string();
   // The model's cost is the family's own.
   for (const KernelConfig& c : {space.front(), generic})
     EXPECT_DOUBLE_EQ(model_cost(c, p, lim), c.family().cost(c, p, lim)) << c.to_string();
@@ -146,12 +153,17 @@ TEST(Strategy, HistoryPutsTheNearestShapesWinnersFirst) {
   ASSERT_FALSE(hb.empty());
   EXPECT_EQ(hb.front().to_string(), "tiled bm=64 bn=64 bk=8 tm=8 tn=4 wc=8 vec=4 sk=1 sw=1 ta=0 tb=0");
 
-  // Preferred configs lead the model's picks, within the same budget, once each.
+  // Preferred configs lead, once each, and the model's ten follow whole:
+  // history never displaces a pick of the budget.
   const auto pick = select_candidates(StrategyKind::Model, space, p, lim, 10, 1, h);
-  ASSERT_EQ(pick.size(), 10u);
+  const auto own = select_candidates(StrategyKind::Model, space, p, lim, 10, 1);
+  ASSERT_EQ(own.size(), 10u);
   for (size_t i = 0; i < h.size(); ++i) EXPECT_EQ(pick[i], h[i]);
-  std::set<std::string> unique;
+  std::set<std::string> unique, expected;
   for (const auto& c : pick) EXPECT_TRUE(unique.insert(c.to_string()).second) << c.to_string();
+  for (const auto& c : h) expected.insert(c.to_string());
+  for (const auto& c : own) expected.insert(c.to_string());
+  EXPECT_EQ(unique, expected);
 }
 
 }  // namespace

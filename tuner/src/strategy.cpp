@@ -68,17 +68,19 @@ std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<Ke
     std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return cost[a] < cost[b]; });
   }
   std::vector<KernelConfig> out;
-  std::set<std::string> seen;
+  std::set<std::string> seen;  // in `out`
+  for (const KernelConfig& c : preferred)
+    if (seen.insert(c.to_string()).second) out.push_back(c);
+  std::set<std::string> counted;             // the strategy's picks so far
   std::map<const KernelFamily*, int> taken;  // per-family budget
-  auto take = [&](const KernelConfig& c) {
+  for (size_t i : idx) {
+    const KernelConfig& c = space[i];
+    const std::string text = c.to_string();
     int& n = taken[&c.family()];
-    if (n < budget && seen.insert(c.to_string()).second) {
-      out.push_back(c);
-      ++n;
-    }
-  };
-  for (const KernelConfig& c : preferred) take(c);
-  for (size_t i : idx) take(space[i]);
+    if (n >= budget || !counted.insert(text).second) continue;
+    ++n;
+    if (seen.insert(text).second) out.push_back(c);
+  }
   return out;
 }
 

@@ -49,9 +49,11 @@ struct HistoryEntry {
 std::vector<KernelConfig> history_candidates(const Problem& p, const std::vector<KernelConfig>& space,
                                              const std::vector<HistoryEntry>& history, size_t limit);
 
-/// Picks at most `budget` configs per family of `space` (all of them for
-/// Exhaustive): `preferred` first (history, counted in its family's
-/// budget), then the strategy's own picks. Deterministic for a given seed.
+/// The strategy's `budget` picks per family of `space` (all of them for
+/// Exhaustive), after `preferred` (history), which comes first and on top:
+/// a preferred config the strategy picks too is taken once, one it would
+/// not pick is extra, so a budget's picks are the same with or without
+/// history (what ModelQuality replays). Deterministic for a given seed.
 std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<KernelConfig>& space,
                                             const Problem& p, const SearchLimits& lim, int budget,
                                             unsigned seed, const std::vector<KernelConfig>& preferred = {});

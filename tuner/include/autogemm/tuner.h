@@ -74,9 +74,13 @@ struct TuneOptions {
   double candidate_timeout_s = 0;
   std::vector<InjectedKernel> injected;  ///< tests only, measured after the others
   /// Winners of other shapes on this device (from the cache): the nearest
-  /// shapes' configs are measured first, within the budget (model, sampled).
+  /// shapes' configs are measured first (model, sampled), on top of the
+  /// budget: history never displaces the strategy's own picks.
   std::vector<HistoryEntry> history;
-  size_t history_limit = 8;        ///< at most this many history candidates
+  /// At most this many history candidates. Each can add a measurement to
+  /// the budget's, so few: the shape's own built-in winner (always first,
+  /// the nearest) and the nearest few shapes' winners.
+  size_t history_limit = 4;
 };
 
 struct Candidate {
