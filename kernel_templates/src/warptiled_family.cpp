@@ -288,7 +288,7 @@ double WarpTiledFamily::cost(const KernelConfig& cfg, const Problem& p, const Se
   double total = waves * resident * block_fma / std::min({f_occ, f_reg, f_mem});
   // Per wave: filling the pipeline (stages - 1 slices of latency) and the
   // epilogue, which no FFMA hides (~1 us of a 128-FMA/cycle SM).
-  total += waves * 2.5e5;
+  total += waves * (1.5e5 + 0.5e5 * (c.stages - 1));
   // Split-K: partial tiles written and read back (FMA slots of one SM per
   // byte of the GPU's traffic: ~1/16), and the reducing launch.
   if (c.split_k > 1) total += double(p.m) * p.n * (c.split_k + 1) / 2.0 + 7.5e5;

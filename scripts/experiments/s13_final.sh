@@ -8,7 +8,7 @@
 B=${1:-gbuild}
 export LD_LIBRARY_PATH=$PWD/$B/lib
 mkdir -p "$OUT/tests" "$OUT/suite"
-( timeout 150 "$B"/tests/test_gpu_sgemm --gtest_brief=1; echo "test_gpu_sgemm rc=$?" ) > "$OUT/tests/gpu-tests.log" 2>&1
+( timeout 120 "$B"/tests/test_gpu_sgemm --gtest_brief=1; echo "test_gpu_sgemm rc=$?" ) > "$OUT/tests/gpu-tests.log" 2>&1
 grep -E "PASSED|FAILED|rc=" "$OUT/tests/gpu-tests.log"
 TESTS=" " SUITE_TIMEOUT=230 OUT="$OUT/suite" \
   EXTRA="4096x4096x1024 4095x4097x1023 1024x1024x2048:TT 1025x1023x2049:TT 3000x3000x1536:NT 3001x2999x1537:NT" \

@@ -146,6 +146,21 @@ TEST_F(Session, ATunedShapeIsSkippedUnlessForced) {
   EXPECT_EQ(re.resumed, 0);
 }
 
+// The process keeps its NVRTC builds: tuning the same candidates again
+// (forced here; in a suite, the configs that recur from shape to shape)
+// compiles nothing and measures them all.
+TEST_F(Session, AForcedRetuneCompilesNothingAgain) {
+  TempDir dir;
+  auto cache = TuningCache::open(dir.file("t.db"), TuningCache::Mode::ReadWrite);
+  const ShapeOutcome first = TuningSession(*cache, fake_h200(), options(3)).tune(problem());
+  SessionOptions forced = options(3);
+  forced.force = true;
+  const ShapeOutcome again = TuningSession(*cache, fake_h200(), forced).tune(problem());
+  ASSERT_GT(first.measured, 0);
+  EXPECT_EQ(again.measured, first.measured);
+  EXPECT_EQ(again.cost.compile_s, 0.0);
+}
+
 TEST_F(Session, FailedConfigsAreNeverRetried) {
   TempDir dir;
   auto cache = TuningCache::open(dir.file("t.db"), TuningCache::Mode::ReadWrite);

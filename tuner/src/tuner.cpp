@@ -15,6 +15,7 @@
 #include "autogemm/log.h"
 #include "autogemm/search_space.h"
 #include "autogemm/worker.h"
+#include "compile_memo.h"
 
 namespace autogemm {
 namespace {
@@ -83,9 +84,16 @@ class CompilePool {
       return c;
     }
     try {
-      c.result = j.injected ? compile_kernel(j.config, j.arch, j.injected->source, j.injected->name,
-                                             j.injected->options)
-                            : compile_kernel(j.config, j.arch);
+      if (j.injected) {
+        c.result = compile_kernel(j.config, j.arch, j.injected->source, j.injected->name, j.injected->options);
+      } else {
+        const std::string key = CompileMemo::key(j.config, j.arch);
+        c.result = CompileMemo::process().find(key);
+        if (!c.result) {
+          c.result = compile_kernel(j.config, j.arch);
+          CompileMemo::process().put(key, *c.result);
+        }
+      }
       // Spilled registers: correct, but far from the config's speed; it is
       // recorded as a failed build and never measured (or retried).
       const std::string spills = spill_report(*c.result);

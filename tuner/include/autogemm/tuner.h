@@ -88,7 +88,7 @@ struct Candidate {
   TrialRecord trial;
   int registers = 0;
   int local_bytes = 0;
-  double compile_s = 0;            ///< NVRTC time of this candidate
+  double compile_s = 0;            ///< NVRTC time of this candidate (0: built earlier in this process)
   std::vector<char> cubin;         ///< kept for the winner and the default
   bool is_default = false;
   bool injected = false;           ///< from TuneOptions::injected: never the winner
