@@ -157,6 +157,24 @@ struct TileLoader {
   }
 };
 
+// Technique: programmatic dependent launch between the split-K kernel and
+// its reduction (sm_90+; the host launches the reduction with the
+// programmatic-serialization attribute). Each block of the main kernel
+// allows the reduction to launch once its inner product is done, so the
+// launch overlaps the last blocks; the reduction waits for the main
+// kernel's completion and memory flush before it reads a partial.
+// Elsewhere both are no-ops.
+__device__ __forceinline__ void allow_dependent_launch() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void wait_for_main_kernel() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // Technique: multi-stage cp.async pipeline (AG_STAGES >= 2). Copies go from
 // global to shared memory without passing through registers, so no staging
 // registers are held across the math and several K slices can be in flight.
@@ -414,6 +432,9 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
   // any problem), then AG_SPLIT_K * M * N floats of partial tiles. Counters
   // and partials never overlap, whatever problem used the workspace before.
   {
+#if AG_SPLIT_REDUCE
+    allow_dependent_launch();
+#endif
     __shared__ int is_last;
     const i64 slice = (i64)M * N;
     unsigned* counters = reinterpret_cast<unsigned*>(workspace);
@@ -504,13 +525,16 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
 extern "C" __global__ void agemm_splitk_reduce(int M, int N, float alpha,
                                                const float* __restrict__ workspace, float beta,
                                                float* __restrict__ C, i64 ldc) {
+  wait_for_main_kernel();
   const float* part = workspace + AG_SPLIT_TILES;
   const i64 total = (i64)M * N;
   for (i64 idx = blockIdx.x * (i64)blockDim.x + threadIdx.x; idx < total;
        idx += (i64)gridDim.x * blockDim.x) {
     float s = 0.f;
-#pragma unroll 4
-    for (int z = 0; z < AG_SPLIT_K; ++z) s += part[z * total + idx];
+    // Up to 16 slices' loads in flight before the first add (the adds
+    // still run z = 0, 1, ... in order): one L2 round trip, not four.
+#pragma unroll 16
+    for (int z = 0; z < AG_SPLIT_K; ++z) s += __ldcg(part + z * total + idx);
     float* c = C + (idx / N) * ldc + idx % N;
     *c = beta != 0.f ? fmaf(beta, *c, alpha * s) : alpha * s;  // beta == 0 never reads C
   }

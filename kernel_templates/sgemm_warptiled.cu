@@ -67,6 +67,24 @@ typedef long long i64;
 
 __device__ __forceinline__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 
+// Technique: programmatic dependent launch between the split-K kernel and
+// its reduction (sm_90+; the host launches the reduction with the
+// programmatic-serialization attribute). Each block of the main kernel
+// allows the reduction to launch once its inner product is done, so the
+// launch overlaps the last blocks; the reduction waits for the main
+// kernel's completion and memory flush before it reads a partial.
+// Elsewhere both are no-ops.
+__device__ __forceinline__ void allow_dependent_launch() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void wait_for_main_kernel() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // Technique: the shared address and the constant part of the global address
 // go into the instruction as immediates ("n" operands), so an unrolled run of
 // copies costs one LDGSTS each plus one 64-bit add per distinct global row.
@@ -365,6 +383,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   cp_async_wait<0>();
 
 #if AG_SPLIT_K > 1
+  allow_dependent_launch();
   // Partial tile z goes to workspace slice z, rows of AG_WS_LD(N) floats
   // (a multiple of 4, so every store is 16 bytes); the reduce kernel applies
   // alpha and beta.
@@ -417,12 +436,15 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
 extern "C" __global__ void agemm_warptiled_reduce(int M, int N, float alpha, const float* __restrict__ workspace,
                                                   float beta, float* __restrict__ C, i64 ldc) {
   const i64 ld = AG_WS_LD(N), slice = (i64)M * ld, total = (i64)M * N;
+  wait_for_main_kernel();
   workspace += AG_WS_SKIP;
   for (i64 idx = blockIdx.x * (i64)blockDim.x + threadIdx.x; idx < total; idx += (i64)gridDim.x * blockDim.x) {
     const i64 m = idx / N, n = idx % N;
     const float* p = workspace + m * ld + n;
     float sum = 0.f;
-#pragma unroll 4
+    // Up to 16 slices' loads in flight before the first add (the adds
+    // still run z = 0, 1, ... in order): one L2 round trip, not four.
+#pragma unroll 16
     for (int z = 0; z < AG_SPLIT_K; ++z) sum += __ldcg(p + z * slice);
     float* c = C + m * ldc + n;
     *c = beta != 0.f ? fmaf(beta, *c, alpha * sum) : alpha * sum;  // beta == 0 never reads C

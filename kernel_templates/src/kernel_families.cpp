@@ -62,7 +62,24 @@ void launch_reduce_kernel(CUfunction f, const LaunchArgs& a, const char* name) {
   const unsigned blocks =
       unsigned(std::max<long long>(1, std::min<long long>((total + 255) / 256, (long long)a.sm_count * 8)));
   void* args[] = {&m, &n, &alpha, &ws, &beta, &pc, &ldc};
-  check(driver().cuLaunchKernel(f, blocks, 1, 1, 256, 1, 1, 0, a.stream, args, nullptr), name);
+  if (!a.dependent_launch) {
+    check(driver().cuLaunchKernel(f, blocks, 1, 1, 256, 1, 1, 0, a.stream, args, nullptr), name);
+    return;
+  }
+  // The reduction's launch overlaps the main kernel's last blocks; its
+  // griddepcontrol.wait holds every read until the main kernel is done.
+  CUlaunchAttribute attr{};
+  attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attr.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig cfg{};
+  cfg.gridDimX = blocks;
+  cfg.gridDimY = cfg.gridDimZ = 1;
+  cfg.blockDimX = 256;
+  cfg.blockDimY = cfg.blockDimZ = 1;
+  cfg.hStream = a.stream;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  check(driver().cuLaunchKernelEx(&cfg, f, args, nullptr), name);
 }
 
 const char* to_string(AccuracyClass a) {

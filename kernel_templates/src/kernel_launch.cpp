@@ -51,6 +51,7 @@ LoadedKernel LoadedKernel::load(const KernelConfig& cfg, const std::vector<char>
   for (const std::string& entry : cfg.family().entry_points(cfg)) k.functions_.push_back(k.module_.function(entry.c_str()));
   const CUfunction main = k.functions_.at(0);
   k.sm_count_ = dev.sm_count;
+  k.dependent_launch_ = dev.cc_major >= 9;
   const DriverApi& d = driver();
   check(d.cuFuncGetAttribute(&k.res_.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, main), "cuFuncGetAttribute");
   check(d.cuFuncGetAttribute(&k.res_.local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, main), "cuFuncGetAttribute");
@@ -73,7 +74,7 @@ LoadedKernel LoadedKernel::load(const KernelConfig& cfg, const std::vector<char>
 }
 
 void LoadedKernel::launch(const CanonicalCall& call, CUstream stream, CUdeviceptr workspace) const {
-  cfg_.family().launch(cfg_, LaunchArgs{functions_, call, stream, workspace, sm_count_});
+  cfg_.family().launch(cfg_, LaunchArgs{functions_, call, stream, workspace, sm_count_, dependent_launch_});
 }
 
 }  // namespace autogemm

@@ -66,6 +66,9 @@ struct LaunchArgs {
   CUstream stream;
   CUdeviceptr workspace;  ///< workspace_floats() floats, zero-filled once
   int sm_count;
+  /// The device runs a reduction launched with programmatic serialization
+  /// (sm_90 and later): it may start before the main kernel has ended.
+  bool dependent_launch = false;
 };
 
 /// Enqueues `f`, a family's main kernel, on geometry `g` with the argument
@@ -80,7 +83,9 @@ void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs&
 /// Enqueues `f`, a split-K reduction that folds a workspace of partial sums
 /// into C, on a grid of 256-thread blocks spread over the GPU (grid-stride,
 /// at most 8 blocks per SM), with the argument list the reductions share:
-/// (M, N, alpha, workspace, beta, C, ldc). `name` is for errors. Throws CudaError.
+/// (M, N, alpha, workspace, beta, C, ldc). Where a.dependent_launch, it is a
+/// programmatic dependent launch: the reduction must begin with
+/// griddepcontrol.wait. `name` is for errors. Throws CudaError.
 void launch_reduce_kernel(CUfunction f, const LaunchArgs& a, const char* name);
 
 /// Floats at the start of every workspace reserved for zeroed counters (see

@@ -75,6 +75,7 @@ class LoadedKernel {
   Module module_;
   std::vector<CUfunction> functions_;  ///< the family's entry points, main first
   int sm_count_ = 0;
+  bool dependent_launch_ = false;  ///< reductions as programmatic dependent launches
 };
 
 }  // namespace autogemm
