@@ -33,11 +33,17 @@
 //                A and B tiles in L2
 // AG_BATCHED     1: blockIdx.z is the product of a strided batch (operands
 //                moved by stride_a/b/c); 0: a single product (strides unused)
+// AG_PEEL        1: the module also holds agemm_warptiled_peel1..8, which the
+//                host runs on the last 8 or fewer rows or columns of C when
+//                a side is just past a multiple of the tile (see there)
 // AG_TRANS_A, AG_TRANS_B  operand layouts, see above
 // ---------------------------------------------------------------------------
 
 #ifndef AG_BM
 #error "AG_BM must be defined"
+#endif
+#ifndef AG_PEEL
+#define AG_PEEL 0
 #endif
 
 #define AG_LM (32 / AG_LN)
@@ -450,3 +456,93 @@ extern "C" __global__ void agemm_warptiled_reduce(int M, int N, float alpha, con
     *c = beta != 0.f ? fmaf(beta, *c, alpha * sum) : alpha * sum;  // beta == 0 never reads C
   }
 }
+
+#if AG_PEEL
+// Technique: peeled edges. A side of C a few elements past a multiple of
+// the block tile (4097 = 16 x 256 + 1) would add a row or column of tiles
+// that cost as much as full ones: at one block per SM, often a whole extra
+// wave for a sliver of C. The host runs the main kernel on the multiple and
+// these kernels on the strips left over (at most 8 rows or columns each),
+// skinny products that read one operand once at memory speed.
+// A strip is D[l][s] = alpha * sum_k X(l, k) Y(k, s) + beta * D[l][s], with
+// l along the strip and s < S <= SMAX across it; the host passes element
+// strides, so one kernel serves the row strip, the column strip and every
+// layout, and picks the smallest SMAX (1, 2, 4, 8) that holds S: fewer
+// accumulators, more resident warps, more loads in flight. A block takes 8
+// values of l. Where X is k-contiguous each warp takes one l, lanes along k
+// (coalesced), folded with shuffles; otherwise 8 lanes take 8 consecutive l
+// (a 32-byte sector where X is l-contiguous) and the block's 32 such groups
+// split K, their sums added in group order through shared memory. Either
+// way the order of the sums is fixed by the shapes alone, never by timing.
+template <int SMAX>
+__device__ __forceinline__ void peel_strip(int L, int S, int K, float alpha, const float* __restrict__ X, i64 xl,
+                                           i64 xk, const float* __restrict__ Y, i64 yk, i64 ys, float beta,
+                                           float* __restrict__ D, i64 dl, i64 ds) {
+  float acc[SMAX];
+#pragma unroll
+  for (int s = 0; s < SMAX; ++s) acc[s] = 0.f;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  i64 l;
+  if (xk == 1) {
+    l = (i64)blockIdx.x * 8 + warp;
+    if (l >= L) return;  // no barrier on this path
+    if (alpha != 0.f) {  // alpha == 0 never reads A or B
+      const float* x = X + l * xl;
+#pragma unroll 4
+      for (int k = lane; k < K; k += 32) {
+        const float xv = x[k];
+        const float* y = Y + (i64)k * yk;
+#pragma unroll
+        for (int s = 0; s < SMAX; ++s)
+          if (s < S) acc[s] = fmaf(xv, y[s * ys], acc[s]);
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < SMAX; ++s)
+#pragma unroll
+      for (int off = 16; off > 0; off /= 2) acc[s] += __shfl_xor_sync(0xffffffffu, acc[s], off);
+    if (lane != 0) return;
+  } else {
+    __shared__ float part[32][SMAX][8];
+    const int group = warp * 4 + lane / 8;  // 32 groups split K
+    l = (i64)blockIdx.x * 8 + lane % 8;
+    if (alpha != 0.f && l < L) {
+      const int chunk = (K + 31) / 32, k_end = min(K, (group + 1) * chunk);
+      const float* x = X + l * xl;
+#pragma unroll 4
+      for (int k = group * chunk; k < k_end; ++k) {
+        const float xv = x[k * xk];
+        const float* y = Y + (i64)k * yk;
+#pragma unroll
+        for (int s = 0; s < SMAX; ++s)
+          if (s < S) acc[s] = fmaf(xv, y[s * ys], acc[s]);
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < SMAX; ++s) part[group][s][lane % 8] = acc[s];
+    __syncthreads();
+    if (threadIdx.x >= 8 || l >= L) return;
+#pragma unroll
+    for (int s = 0; s < SMAX; ++s) {
+      acc[s] = part[0][s][lane];
+      for (int g = 1; g < 32; ++g) acc[s] += part[g][s][lane];
+    }
+  }
+#pragma unroll
+  for (int s = 0; s < SMAX; ++s) {
+    if (s >= S) break;
+    float* d = D + l * dl + s * ds;
+    *d = beta != 0.f ? fmaf(beta, *d, alpha * acc[s]) : alpha * acc[s];  // beta == 0 never reads C
+  }
+}
+
+// The entry points by strip width (the host picks the smallest that holds S).
+#define AG_PEEL_ARGS                                                                                         \
+  int L, int S, int K, float alpha, const float *__restrict__ X, i64 xl, i64 xk, const float *__restrict__ Y, \
+      i64 yk, i64 ys, float beta, float *__restrict__ D, i64 dl, i64 ds
+#define AG_PEEL_PASS L, S, K, alpha, X, xl, xk, Y, yk, ys, beta, D, dl, ds
+extern "C" __global__ void __launch_bounds__(256) agemm_warptiled_peel1(AG_PEEL_ARGS) { peel_strip<1>(AG_PEEL_PASS); }
+extern "C" __global__ void __launch_bounds__(256) agemm_warptiled_peel2(AG_PEEL_ARGS) { peel_strip<2>(AG_PEEL_PASS); }
+extern "C" __global__ void __launch_bounds__(256) agemm_warptiled_peel4(AG_PEEL_ARGS) { peel_strip<4>(AG_PEEL_PASS); }
+extern "C" __global__ void __launch_bounds__(256) agemm_warptiled_peel8(AG_PEEL_ARGS) { peel_strip<8>(AG_PEEL_PASS); }
+#endif

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "autogemm/cuda_driver.h"
 #include "autogemm/kernel_config.h"
 #include "autogemm/kernel_template.h"
 
@@ -50,7 +51,7 @@ bool copies_divide(int mn, int bk, bool k_contiguous, int vec, int threads, std:
 bool WarpTiledParams::operator==(const WarpTiledParams& o) const {
   return bm == o.bm && bn == o.bn && bk == o.bk && wm == o.wm && wn == o.wn && ln == o.ln &&
          stages == o.stages && vec == o.vec && split_k == o.split_k && swizzle == o.swizzle &&
-         batched == o.batched;
+         batched == o.batched && peel == o.peel;
 }
 
 const WarpTiledFamily& WarpTiledFamily::instance() {
@@ -72,6 +73,7 @@ const ParamTable<WarpTiledParams>& WarpTiledFamily::table() {
       {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, 16, 1, Presence::UnlessDefault, nullptr, "1..16"},
       {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16"},
       {"bt", "AG_BATCHED", &P::batched, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
+      {"pe", "AG_PEEL", &P::peel, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
   };
   return t;
 }
@@ -123,6 +125,7 @@ bool WarpTiledFamily::is_valid(const KernelConfig& c, std::string* why) const {
   const WarpTiledParams& p = params(c);
   if (!table().in_range(p, why)) return false;
   if (p.batched == 1 && p.split_k > 1) return fail(why, "bt=1 (a batch in grid z) needs sk=1");
+  if (p.batched == 1 && p.peel == 1) return fail(why, "bt=1 (a batch in grid z) needs pe=0");
   if (p.wm > p.bm || p.wn > p.bn) return fail(why, "the warp tile must fit in the block tile");
   const int t = threads(p);
   if (t < 32 || t > 512) return fail(why, "threads per block (bm/wm)*(bn/wn)*32 must be 32..512");
@@ -184,17 +187,76 @@ size_t WarpTiledFamily::workspace_floats(const KernelConfig& c, const Problem& p
   return kWorkspaceCounterFloats + size_t(t.split_k) * size_t(p.m) * size_t((p.n + 3) / 4 * 4);
 }
 
-std::vector<std::string> WarpTiledFamily::entry_points(const KernelConfig& c) const {
-  if (params(c).split_k > 1) return {"agemm_warptiled", "agemm_warptiled_reduce"};
-  return {"agemm_warptiled"};
+WarpTiledFamily::MainPart WarpTiledFamily::main_part(const WarpTiledParams& t, const Problem& p) {
+  const auto keep = [&](int64_t side, int tile) {
+    const int64_t rest = side % tile;
+    return t.peel == 1 && side > tile && rest >= 1 && rest <= kPeelMax ? side - rest : side;
+  };
+  return MainPart{keep(p.m, t.bm), keep(p.n, t.bn)};
 }
 
-void WarpTiledFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
+std::vector<std::string> WarpTiledFamily::entry_points(const KernelConfig& c) const {
+  std::vector<std::string> out = {"agemm_warptiled"};
+  if (params(c).split_k > 1) out.push_back("agemm_warptiled_reduce");
+  if (params(c).peel == 1)
+    for (const char* e : {"agemm_warptiled_peel1", "agemm_warptiled_peel2", "agemm_warptiled_peel4", "agemm_warptiled_peel8"})
+      out.push_back(e);
+  return out;
+}
+
+namespace {
+
+// One strip D[l][s] = alpha * sum_k X(l, k) Y(k, s) + beta * D[l][s] (element
+// strides), as agemm_warptiled_peel reads it.
+struct Strip {
+  int64_t l = 0, s = 0;
+  const float *x = nullptr, *y = nullptr;
+  long long xl = 0, xk = 0, yk = 0, ys = 0, dl = 0, ds = 0;
+  float* d = nullptr;
+};
+
+// `peel` holds agemm_warptiled_peel1, 2, 4 and 8: the smallest that holds the strip runs it.
+void launch_strip(const CUfunction* peel, Strip st, const LaunchArgs& a) {
+  const CUfunction f = peel[st.s <= 1 ? 0 : st.s <= 2 ? 1 : st.s <= 4 ? 2 : 3];
+  int l = int(st.l), s = int(st.s), k = int(a.call.problem.k);
+  float alpha = a.call.alpha, beta = a.call.beta;
+  CUdeviceptr x = reinterpret_cast<CUdeviceptr>(st.x), y = reinterpret_cast<CUdeviceptr>(st.y),
+              d = reinterpret_cast<CUdeviceptr>(st.d);
+  void* args[] = {&l, &s, &k, &alpha, &x, &st.xl, &st.xk, &y, &st.yk, &st.ys, &beta, &d, &st.dl, &st.ds};
+  const unsigned blocks = unsigned((st.l + 7) / 8);  // 8 values of l a block
+  check(driver().cuLaunchKernel(f, blocks, 1, 1, 256, 1, 1, 0, a.stream, args, nullptr),
+        "cuLaunchKernel(agemm_warptiled_peel)");
+}
+
+// The strips outside `main`: every row of the columns past main.n, then the
+// rows past main.m of the columns before it. Offsets only on real pointers
+// (alpha == 0 allows null operands).
+void launch_strips(const CUfunction* peel, const WarpTiledFamily::MainPart& main, const LaunchArgs& a) {
   const Problem& p = a.call.problem;
-  launch_gemm_kernel(a.functions.at(0), geometry(c, p), a, "cuLaunchKernel(agemm_warptiled)");
-  if (a.functions.size() < 2) return;
+  const long long am = p.trans_a ? 1 : p.lda, ak = p.trans_a ? p.lda : 1;  // op(A)(m, k)
+  const long long bk = p.trans_b ? 1 : p.ldb, bn = p.trans_b ? p.ldb : 1;  // op(B)(k, n)
+  const auto at = [](const float* base, int64_t offset) { return base ? base + offset : nullptr; };
+  if (main.n < p.n)
+    launch_strip(peel, Strip{p.m, p.n - main.n, a.call.a, at(a.call.b, main.n * bn), am, ak, bk, bn, p.ldc, 1,
+                          a.call.c + main.n},
+                 a);
+  if (main.m < p.m)
+    launch_strip(peel, Strip{main.n, p.m - main.m, a.call.b, at(a.call.a, main.m * am), bn, bk, ak, am, 1, p.ldc,
+                          a.call.c + main.m * p.ldc},
+                 a);
+}
+
+}  // namespace
+
+void WarpTiledFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
+  const MainPart main = main_part(params(c), a.call.problem);
+  CanonicalCall inner = a.call;
+  inner.problem.m = main.m, inner.problem.n = main.n;
+  const LaunchArgs ai{a.functions, inner, a.stream, a.workspace, a.sm_count, a.dependent_launch};
+  launch_gemm_kernel(a.functions.at(0), geometry(c, inner.problem), ai, "cuLaunchKernel(agemm_warptiled)");
   // sk > 1: the second kernel folds the partial tiles into C, over the GPU.
-  launch_reduce_kernel(a.functions[1], a, "cuLaunchKernel(agemm_warptiled_reduce)");
+  if (params(c).split_k > 1) launch_reduce_kernel(a.functions.at(1), ai, "cuLaunchKernel(agemm_warptiled_reduce)");
+  if (params(c).peel == 1) launch_strips(a.functions.data() + a.functions.size() - 4, main, a);
 }
 
 namespace {
@@ -253,17 +315,25 @@ std::vector<KernelConfig> WarpTiledFamily::search_space(const Problem& p, const 
                   if (!split_k_worth_trying(p, c, lim)) continue;
                   if (cfg.workspace_floats(p) > KernelConfig::kMaxWorkspaceFloats) continue;
                   out.push_back(cfg);
+                  // The same tile with its edge peeled, where that leaves a sliver.
+                  c.peel = 1;
+                  const MainPart main = main_part(c, p);
+                  if (c.batched == 0 && (main.m < p.m || main.n < p.n))
+                    out.push_back(KernelConfig(c, p.trans_a, p.trans_b));
                 }
     }
   }
   return out;
 }
 
-double WarpTiledFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {
-  const WarpTiledParams& c = params(cfg);
+namespace {
+
+// The main kernel's cost model (FMA slots of one SM) on problem p.
+double tile_cost(const WarpTiledParams& c, const Problem& p, const SearchLimits& lim) {
+  using F = WarpTiledFamily;
   // A strided batch launches its tiles once per product (split_k is 1 then).
   const double blocks = double(tiles_of(c, p)) * c.split_k * double(p.batch);
-  const double occ = blocks_per_sm(c, lim);
+  const double occ = F::blocks_per_sm(c, lim);
   const double waves = std::ceil(blocks / (lim.sm_count * occ));
   // Blocks an SM runs at once: occ, or its share of a single partial wave.
   const double resident = std::min(occ, std::ceil(blocks / lim.sm_count));
@@ -276,7 +346,7 @@ double WarpTiledFamily::cost(const KernelConfig& cfg, const Problem& p, const Se
   const double lds_per_fma = double(c.tm() + c.tn()) / double(c.tm() * c.tn());
   const double f_reg = std::min(1.0, 0.235 / lds_per_fma);
   // Latency hiding wants >= 8 resident warps per SM, or deeper pipelines.
-  const double warps = resident * threads(c) / 32.0;
+  const double warps = resident * F::threads(c) / 32.0;
   const double f_occ = std::min(1.0, warps * (c.stages >= 3 ? 1.25 : 1.0) / 8.0);
   // L2 traffic: a block reads (bm + bn) floats per k for bm*bn FMAs; from
   // 32 FMAs per float read, L2 keeps up.
@@ -296,6 +366,21 @@ double WarpTiledFamily::cost(const KernelConfig& cfg, const Problem& p, const Se
   // take shared memory from a second block.
   if (c.stages == 2) total *= 1.01;
   if (c.stages == 4) total *= 1.005;
+  return total;
+}
+
+}  // namespace
+
+double WarpTiledFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {
+  const WarpTiledParams& c = params(cfg);
+  const MainPart main = main_part(c, p);
+  Problem inner = p;
+  inner.m = main.m, inner.n = main.n;
+  double total = tile_cost(c, inner, lim);
+  // A strip streams its wide operand once (~0.3 FMA slots per float, as the
+  // split-K partials) and is one more launch.
+  if (main.n < p.n) total += 0.3 * double(p.m) * p.k + 7.5e5;
+  if (main.m < p.m) total += 0.3 * double(main.n) * p.k + 7.5e5;
   return total;
 }
 

@@ -24,9 +24,9 @@ if [ "${SKIP_SUITE:-0}" != 1 ]; then
 fi
 extra=(); for s in ${EXTRA:-}; do extra+=(--shape "$s"); done
 if [ ${#extra[@]} -gt 0 ]; then
-  timeout 100 "$B"/tools/gemm_tune --device 0 --db "$OUT/tuning.db" "${extra[@]}" --json "$OUT/extra-tune.json" 2>&1 |
+  timeout "${EXTRA_TIMEOUT:-100}" "$B"/tools/gemm_tune --device 0 --db "$OUT/tuning.db" "${extra[@]}" --json "$OUT/extra-tune.json" 2>&1 |
     grep -v "^\[" | tail -n 3
-  AUTOGEMM_CACHE="$OUT/tuning.db" timeout 60 "$B"/tools/gemm_bench "${extra[@]}" --overhead-calls 0 \
+  AUTOGEMM_CACHE="$OUT/tuning.db" timeout "${EXTRA_TIMEOUT:-60}" "$B"/tools/gemm_bench "${extra[@]}" --overhead-calls 0 \
     --json "$OUT/extra-bench.json" 2>&1 | tail -n 2
 fi
 exh=(); for s in ${EXH_SHAPES:-}; do exh+=(--shape "$s"); done

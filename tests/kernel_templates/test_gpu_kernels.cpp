@@ -2,7 +2,7 @@
 // all transposes, alpha/beta, padded leading dimensions (GpuFamilies, one
 // instance per family of the registry: its defaults and samples of its
 // search space); then the tiled family's variants: tile shapes, cp.async
-// stages, partial unrolling, split-K.
+// stages, partial unrolling, split-K; warptiled's peeled edges.
 #include <map>
 #include <set>
 
@@ -223,6 +223,37 @@ INSTANTIATE_TEST_SUITE_P(Registry, GpuFamilies, ::testing::ValuesIn(all_families
                          });
 
 }  // namespace
+
+// ---- the warptiled family's peeled edges ---------------------------------------
+
+// Sides 1..8 past a multiple of the tile, both sides, 9 past (not peeled),
+// within one tile; every layout, both copy widths, with split-K; then
+// alpha == 0 with NaN operands through the strips.
+TEST_F(GpuKernels, WarptiledPeeledEdgesAreCorrect) {
+  const char* texts[] = {
+      "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=1 sw=1 pe=1 ta=0 tb=0",
+      "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=4 sw=1 pe=1 ta=0 tb=0",
+      "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=1 sk=3 sw=1 pe=1 ta=0 tb=0",
+      "warptiled bm=128 bn=256 bk=16 wm=64 wn=64 ln=4 st=3 vec=1 sw=8 pe=1 ta=0 tb=0",
+  };
+  for (const char* text : texts) {
+    const KernelConfig base = *KernelConfig::parse(text);
+    const bool aligned = base.get<WarpTiledParams>().vec == 4;
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        const KernelConfig c = with_layouts(base, ta, tb);
+        if (!c.is_valid()) continue;  // a copy rule of this layout
+        SCOPED_TRACE(c.to_string());
+        for (const Shape& s : {Shape{65, 67, 129}, Shape{72, 257, 100}, Shape{257, 513, 300}, Shape{73, 137, 33},
+                               Shape{7, 13, 5}})
+          if (c.can_implement(problem_for(ta, tb, s, aligned, 0))) {
+            expect_correct(c, s, aligned, 1.0f, 0.0f, 0);
+            expect_correct(c, s, aligned, 1.5f, -0.5f, aligned ? 4 : 3);
+          }
+        expect_alpha_zero_ignores_a_and_b(c, aligned, Shape{132, 68, 40});  // 4 past the tile
+      }
+  }
+}
 
 // ---- the tiled family's variants ------------------------------------------------
 

@@ -123,6 +123,60 @@ TEST(WarpTiled, SplitKHasAWorkspaceOfPaddedPartialTilesAndASecondKernel) {
   EXPECT_EQ(split.family().geometry(split, p).grid_z, 8u);
 }
 
+TEST(WarpTiled, PeelLeavesTheMainKernelTheMultipleOfTheTileWhereASliverRemains) {
+  WarpTiledParams t = params(128, 256, 16, 64, 64, 4, 3, 1);
+  const auto part = [&](int64_t m, int64_t n) {
+    const WarpTiledFamily::MainPart mp = WarpTiledFamily::main_part(t, problem(m, n, 64, 0, false));
+    return std::pair<int64_t, int64_t>(mp.m, mp.n);
+  };
+  EXPECT_EQ(part(4095, 4097), (std::pair<int64_t, int64_t>(4095, 4097)));  // pe=0: all of C
+  t.peel = 1;
+  EXPECT_EQ(part(4095, 4097), (std::pair<int64_t, int64_t>(4095, 4096)));  // 127 rows left is a tile
+  EXPECT_EQ(part(1025, 4104), (std::pair<int64_t, int64_t>(1024, 4096)));  // 1 row, 8 columns
+  EXPECT_EQ(part(1033, 4105), (std::pair<int64_t, int64_t>(1033, 4105)));  // 9 is more than a strip
+  EXPECT_EQ(part(129, 257), (std::pair<int64_t, int64_t>(128, 256)));
+  EXPECT_EQ(part(7, 200), (std::pair<int64_t, int64_t>(7, 200)));  // within one tile: nothing to peel
+  const KernelConfig c(t, false, false);
+  EXPECT_NE(c.to_string().find(" pe=1"), std::string::npos) << c.to_string();
+  EXPECT_EQ(KernelConfig::parse(c.to_string())->to_string(), c.to_string());
+  EXPECT_EQ(c.family().entry_points(c),
+            (std::vector<std::string>{"agemm_warptiled", "agemm_warptiled_peel1", "agemm_warptiled_peel2",
+                                      "agemm_warptiled_peel4", "agemm_warptiled_peel8"}));
+  t.batched = 1;
+  std::string why;
+  EXPECT_FALSE(KernelConfig(t, false, false).is_valid(&why));
+  EXPECT_NE(why.find("pe=0"), std::string::npos) << why;
+}
+
+TEST(WarpTiled, SpaceOffersPeelingOnlyWhereItLeavesASliver) {
+  const SearchLimits lim;
+  auto peeled = [&](const Problem& p) {
+    size_t n = 0;
+    for (const KernelConfig& c : WarpTiledFamily::instance().search_space(p, lim)) {
+      const WarpTiledParams& t = c.get<WarpTiledParams>();
+      if (t.peel == 0) continue;
+      ++n;
+      const WarpTiledFamily::MainPart mp = WarpTiledFamily::main_part(t, p);
+      EXPECT_TRUE(mp.m < p.m || mp.n < p.n) << c.to_string();
+      // Peeling is never the cheaper estimate by the main kernel alone.
+      WarpTiledParams plain = t;
+      plain.peel = 0;
+      EXPECT_GT(c.family().cost(c, p, lim), 0.0);
+      EXPECT_TRUE(KernelConfig(plain, p.trans_a, p.trans_b).can_implement(p));
+    }
+    return n;
+  };
+  EXPECT_GT(peeled(problem(4095, 4097, 1023, 0, false)), 0u);
+  EXPECT_GT(peeled(problem(1025, 1023, 2049, 3, false)), 0u);
+  EXPECT_EQ(peeled(problem(4096, 4096, 4096, 0, true)), 0u);
+  // The model prefers peeling a one-column sliver off 256-wide tiles.
+  const Problem p = problem(4095, 4097, 1023, 0, false);
+  WarpTiledParams t = params(128, 256, 16, 64, 64, 4, 3, 1);
+  const double plain = WarpTiledFamily::instance().cost(KernelConfig(t, false, false), p, lim);
+  t.peel = 1;
+  EXPECT_LT(WarpTiledFamily::instance().cost(KernelConfig(t, false, false), p, lim), plain);
+}
+
 TEST(WarpTiled, SpaceTriesSplitKOnlyWhereTheTilesLeaveSmsIdle) {
   const SearchLimits lim;
   auto has_split = [&](const Problem& p) {

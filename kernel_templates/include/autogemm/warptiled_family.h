@@ -23,6 +23,7 @@ struct WarpTiledParams {
   int split_k = 1;             ///< K slices, reduced by a second kernel (1..16)
   int swizzle = 1;             ///< block raster group height
   int batched = 0;             ///< 1: a strided batch in grid z (without split-K only)
+  int peel = 0;                ///< 1: a side at most kPeelMax past a multiple of the tile is peeled off
 
   /// The thread tile (rows x columns of C per thread).
   int tm() const { return ln > 0 ? wm * ln / 32 : 0; }
@@ -67,6 +68,16 @@ class WarpTiledFamily final : public KernelFamily {
   static int estimated_registers(const WarpTiledParams& t);
   /// Resident blocks per SM by estimated registers, shared memory and threads (>= 1).
   static int blocks_per_sm(const WarpTiledParams& t, const SearchLimits& lim);
+
+  /// Rows or columns a peeled strip may hold (agemm_warptiled_peel8).
+  static constexpr int kPeelMax = 8;
+  /// The part of C the main kernel computes under `t` (all of it unless
+  /// t.peel and a side is 1..kPeelMax past a multiple of its tile side);
+  /// the agemm_warptiled_peel kernels compute the rest.
+  struct MainPart {
+    int64_t m = 0, n = 0;
+  };
+  static MainPart main_part(const WarpTiledParams& t, const Problem& p);
 };
 
 }  // namespace autogemm
