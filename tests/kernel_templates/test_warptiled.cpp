@@ -158,7 +158,7 @@ TEST(WarpTiled, SpaceOffersPeelingOnlyWhereItLeavesASliver) {
       ++n;
       const WarpTiledFamily::MainPart mp = WarpTiledFamily::main_part(t, p);
       EXPECT_TRUE(mp.m < p.m || mp.n < p.n) << c.to_string();
-      // Peeling is never the cheaper estimate by the main kernel alone.
+      // Its unpeeled twin runs the same problem, and the model prices both.
       WarpTiledParams plain = t;
       plain.peel = 0;
       EXPECT_GT(c.family().cost(c, p, lim), 0.0);
@@ -203,7 +203,7 @@ TEST(WarpTiled, DefaultsUseTheLargeTileForLargeOutputsAndNeedNoWorkspace) {
 }
 
 // The heaviest thread tiles (16x8, 8x16) with the deepest pipelines, split-K
-// and without, every layout, both copy widths: no spills.
+// and without, peeled, every layout, both copy widths: no spills.
 TEST(WarpTiled, HeaviestConfigsBuildWithoutSpillsInEveryLayout) {
   std::vector<NvrtcBuild> builds;
   for (int t = 0; t < 4; ++t)
@@ -213,6 +213,9 @@ TEST(WarpTiled, HeaviestConfigsBuildWithoutSpillsInEveryLayout) {
       WarpTiledParams batched = params(128, 256, 16, 64, 64, 4, 4, vec);
       batched.batched = 1;  // the strided batch's three pointer moves
       builds.push_back({KernelConfig(batched, t & 1, t & 2), {}, {}, {}});
+      WarpTiledParams peeled = params(256, 128, 8, 64, 64, 8, 3, vec, 4);
+      peeled.peel = 1;  // the four strip kernels beside the main and reduce kernels
+      builds.push_back({KernelConfig(peeled, t & 1, t & 2), {}, {}, {}});
     }
   build_without_spills(builds, "sm_90");
 }
