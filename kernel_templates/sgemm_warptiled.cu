@@ -51,6 +51,17 @@
 #define AG_TN (AG_WN / AG_LN)
 #define AG_WARPS_N (AG_BN / AG_WN)
 #define AG_THREADS (32 * (AG_BM / AG_WM) * AG_WARPS_N)
+// An edge tile moves (see agemm_warptiled) only by a multiple of these: 4
+// along m where A^T's rows are copied 16 bytes at a time, along n where B's
+// rows are or where C or the split-K workspace is stored 16 bytes at a
+// time (so a store group is never split); 1 elsewhere. kernel_probe
+// variants may set them (a huge step: edge tiles never move).
+#ifndef AG_SHIFT_M_STEP
+#define AG_SHIFT_M_STEP (AG_TRANS_A && AG_VEC == 4 ? 4 : 1)
+#endif
+#ifndef AG_SHIFT_N_STEP
+#define AG_SHIFT_N_STEP (AG_VEC == 4 || AG_SPLIT_K > 1 ? 4 : 1)
+#endif
 
 // Technique: padded [k][mn] shared tiles. Rows are padded by 4 floats: they
 // stay 16-byte aligned for ld.shared.v4, and the one-float copies of a
@@ -292,10 +303,28 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   const int tiles_n = (int)(((i64)N + AG_BN - 1) / AG_BN);
   int tile_m, tile_n;
   tile_coords(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
-  const int m0 = tile_m * AG_BM, n0 = tile_n * AG_BN;
+  int m0 = tile_m * AG_BM, n0 = tile_n * AG_BN;
+  // Technique: shifted edge tiles. A tile that would run past M (or N) is
+  // moved back to end exactly at C's edge; it recomputes rows (columns) of
+  // its neighbour and stores only its own (m_skip, n_skip: the first rows
+  // and columns of the moved tile, which the neighbour stores). So every
+  // block of a C at least one tile long runs the unchecked copies of an
+  // interior block: checked copies made edge blocks ~10% slower, and at
+  // near-full waves an edge block's time is the kernel's. A move must keep
+  // 16-byte copies and stores aligned (AG_SHIFT_M_STEP, AG_SHIFT_N_STEP):
+  // where it would not, the edge tile stays and checks. Same sums in the
+  // same order: stored elements are bit for bit an unmoved tile's.
+  int m_skip = 0, n_skip = 0;
+  if (m0 > M - AG_BM && M >= AG_BM && (M - AG_BM) % AG_SHIFT_M_STEP == 0) {
+    m_skip = m0 - (M - AG_BM), m0 = M - AG_BM;
+  }
+  if (n0 > N - AG_BN && N >= AG_BN && (N - AG_BN) % AG_SHIFT_N_STEP == 0) {
+    n_skip = n0 - (N - AG_BN), n0 = N - AG_BN;
+  }
   const int m_lim = M - m0, n_lim = N - n0;
   // Edge handling is decided once per block: interior blocks copy without
-  // any bounds arithmetic; only edge blocks and a partial last slice check.
+  // any bounds arithmetic; only a tile longer than C's side and a partial
+  // last slice check.
   const bool interior = m_lim >= AG_BM && n_lim >= AG_BN;
 
   // Technique: a strided batch rides on blockIdx.z (AG_BATCHED, never with
@@ -407,11 +436,12 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
       const int r = row0 + i * 4 * AG_LM + q;  // row inside the tile
-      if (!interior && r >= m_lim) continue;
+      if (r < m_skip || (!interior && r >= m_lim)) continue;
       float* c_row = C + (i64)r * ldc;
 #pragma unroll
       for (int j = 0; j < AG_TN / 4; ++j) {
         const int cn = col0 + j * 4 * AG_LN;
+        if (cn + 3 < n_skip) continue;  // the neighbour's columns
         const float* v = &acc[i * 4 + q][j * 4];
         float* c = c_row + cn;
         if (AG_STORE_VEC == 4 && (interior || cn + 3 < n_lim)) {
@@ -428,7 +458,8 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
         } else {
 #pragma unroll
           for (int e = 0; e < 4; ++e) {
-            if (interior || cn + e < n_lim) c[e] = beta != 0.f ? fmaf(beta, c[e], alpha * v[e]) : alpha * v[e];
+            if ((!interior && cn + e >= n_lim) || cn + e < n_skip) continue;
+            c[e] = beta != 0.f ? fmaf(beta, c[e], alpha * v[e]) : alpha * v[e];
           }
         }
       }

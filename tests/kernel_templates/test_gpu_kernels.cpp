@@ -2,7 +2,7 @@
 // all transposes, alpha/beta, padded leading dimensions (GpuFamilies, one
 // instance per family of the registry: its defaults and samples of its
 // search space); then the tiled family's variants: tile shapes, cp.async
-// stages, partial unrolling, split-K; warptiled's peeled edges.
+// stages, partial unrolling, split-K; warptiled's peeled and shifted edges.
 #include <map>
 #include <set>
 
@@ -224,35 +224,61 @@ INSTANTIATE_TEST_SUITE_P(Registry, GpuFamilies, ::testing::ValuesIn(all_families
 
 }  // namespace
 
-// ---- the warptiled family's peeled edges ---------------------------------------
+// ---- the warptiled family's edges ---------------------------------------------
 
-// Sides 1..8 past a multiple of the tile, both sides, 9 past (not peeled),
-// within one tile; every layout, both copy widths, with split-K; then
-// alpha == 0 with NaN operands through the strips.
-TEST_F(GpuKernels, WarptiledPeeledEdgesAreCorrect) {
-  const char* texts[] = {
-      "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=1 sw=1 pe=1 ta=0 tb=0",
-      "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=4 sw=1 pe=1 ta=0 tb=0",
-      "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=1 sk=3 sw=1 pe=1 ta=0 tb=0",
-      "warptiled bm=128 bn=256 bk=16 wm=64 wn=64 ln=4 st=3 vec=1 sw=8 pe=1 ta=0 tb=0",
-  };
+/// Runs `check(config, aligned)` on each config text in every layout its
+/// copy rules allow (the aligned class where it copies 16 bytes).
+template <class Check>
+void for_each_warptiled_layout(std::initializer_list<const char*> texts, const Check& check) {
   for (const char* text : texts) {
     const KernelConfig base = *KernelConfig::parse(text);
-    const bool aligned = base.get<WarpTiledParams>().vec == 4;
     for (bool ta : {false, true})
       for (bool tb : {false, true}) {
         const KernelConfig c = with_layouts(base, ta, tb);
         if (!c.is_valid()) continue;  // a copy rule of this layout
         SCOPED_TRACE(c.to_string());
+        check(c, base.get<WarpTiledParams>().vec == 4);
+      }
+  }
+}
+
+// Sides 1..8 past a multiple of the tile, both sides, 9 past (not peeled),
+// within one tile; every layout, both copy widths, with split-K; then
+// alpha == 0 with NaN operands through the strips.
+TEST_F(GpuKernels, WarptiledPeeledEdgesAreCorrect) {
+  for_each_warptiled_layout(
+      {"warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=1 sw=1 pe=1 ta=0 tb=0",
+       "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=4 sw=1 pe=1 ta=0 tb=0",
+       "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=1 sk=3 sw=1 pe=1 ta=0 tb=0",
+       "warptiled bm=128 bn=256 bk=16 wm=64 wn=64 ln=4 st=3 vec=1 sw=8 pe=1 ta=0 tb=0"},
+      [&](const KernelConfig& c, bool aligned) {
         for (const Shape& s : {Shape{65, 67, 129}, Shape{72, 257, 100}, Shape{257, 513, 300}, Shape{73, 137, 33},
                                Shape{7, 13, 5}})
-          if (c.can_implement(problem_for(ta, tb, s, aligned, 0))) {
+          if (c.can_implement(problem_for(c.trans_a, c.trans_b, s, aligned, 0))) {
             expect_correct(c, s, aligned, 1.0f, 0.0f, 0);
             expect_correct(c, s, aligned, 1.5f, -0.5f, aligned ? 4 : 3);
           }
         expect_alpha_zero_ignores_a_and_b(c, aligned, Shape{132, 68, 40});  // 4 past the tile
-      }
-  }
+      });
+}
+
+// Edge tiles moved back inside C (every warptiled block of a C at least one
+// tile long): sides 1..BM-1 past a multiple of the tile, moves by odd
+// amounts and by more than half a tile and, in the aligned class, sides
+// whose move would not be a multiple of 4 (the tile stays and checks);
+// beta != 0 fails on a row or column stored twice or never. Every layout,
+// both copy widths, split-K.
+TEST_F(GpuKernels, WarptiledShiftedEdgeTilesAreCorrect) {
+  for_each_warptiled_layout(
+      {"warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=1 sw=1 ta=0 tb=0",
+       "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=4 sw=8 ta=0 tb=0",
+       "warptiled bm=64 bn=128 bk=16 wm=32 wn=64 ln=8 st=3 vec=4 sk=3 sw=1 ta=0 tb=0",
+       "warptiled bm=128 bn=64 bk=8 wm=64 wn=64 ln=4 st=4 vec=1 sk=2 sw=1 ta=0 tb=0"},
+      [&](const KernelConfig& c, bool aligned) {
+        for (const Shape& s : {Shape{65, 130, 33}, Shape{127, 255, 100}, Shape{190, 71, 64}, Shape{129, 129, 17},
+                               Shape{250, 199, 40}})
+          expect_correct(c, s, aligned, 1.5f, -0.5f, aligned ? 4 : 3);
+      });
 }
 
 // ---- the tiled family's variants ------------------------------------------------
