@@ -309,7 +309,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   // its neighbour and stores only its own (m_skip, n_skip: the first rows
   // and columns of the moved tile, which the neighbour stores). So every
   // block of a C at least one tile long runs the unchecked copies of an
-  // interior block: checked copies made edge blocks ~10% slower, and at
+  // interior block: checked copies slow an edge block down, and at
   // near-full waves an edge block's time is the kernel's. A move must keep
   // 16-byte copies and stores aligned (AG_SHIFT_M_STEP, AG_SHIFT_N_STEP):
   // where it would not, the edge tile stays and checks. Same sums in the
