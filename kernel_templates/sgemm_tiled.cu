@@ -36,6 +36,9 @@
 //                enough for the instruction cache when tiles are large
 // AG_BATCHED     1: blockIdx.z is the product of a strided batch (operands
 //                moved by stride_a/b/c); 0: a single product (strides unused)
+// AG_PROBE       0 (default). Not a family parameter: tools/kernel_probe
+//                builds 1 (no FMAs), 2 (no split-K partial stores) or 3 (no
+//                K loop at all) to time the stages apart; results are wrong
 // AG_TRANS_A, AG_TRANS_B  operand layouts, see above
 // ---------------------------------------------------------------------------
 
@@ -51,6 +54,9 @@
 #endif
 #ifndef AG_KUNROLL
 #define AG_KUNROLL 0
+#endif
+#ifndef AG_PROBE
+#define AG_PROBE 0
 #endif
 
 #define AG_THREADS ((AG_BM / AG_TM) * (AG_BN / AG_TN))
@@ -314,7 +320,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
   const int k_end = (int)min((i64)K, (i64)k_begin + (i64)k_tiles_per * AG_BK);
   // alpha == 0 never reads A or B (reference-BLAS rule): no K steps at all.
   const int k_tiles =
-      (alpha != 0.f && k_end > k_begin) ? (k_end - k_begin + AG_BK - 1) / AG_BK : 0;
+      (AG_PROBE != 3 && alpha != 0.f && k_end > k_begin) ? (k_end - k_begin + AG_BK - 1) / AG_BK : 0;
 
   // Thread placement inside the block: a warp is a (32/WC) x WC patch of
   // threads, which keeps its shared-memory fragment reads broadcast-friendly.
@@ -384,7 +390,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
     const bool has_next = kt + 1 < k_tiles;
     if (has_next) load_tile(kt + 1);
 
-    multiply_tile(acc, As + cur * AG_BK * AG_LDS_A, Bs + cur * AG_BK * AG_LDS_B, tr, tc);
+    if (AG_PROBE != 1) multiply_tile(acc, As + cur * AG_BK * AG_LDS_A, Bs + cur * AG_BK * AG_LDS_B, tr, tc);
 
     if (has_next) {
       // The other buffer was last read in iteration kt-1, and every thread
@@ -415,7 +421,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
     __syncthreads();
     const int refill = buf == 0 ? AG_STAGES - 1 : buf - 1;
     issue(kt + AG_STAGES - 1, refill);
-    multiply_tile(acc, As + buf * AG_BK * AG_LDS_A, Bs + buf * AG_BK * AG_LDS_B, tr, tc);
+    if (AG_PROBE != 1) multiply_tile(acc, As + buf * AG_BK * AG_LDS_A, Bs + buf * AG_BK * AG_LDS_B, tr, tc);
     buf = buf + 1 == AG_STAGES ? 0 : buf + 1;
   }
   cp_async_wait<0>();
@@ -445,7 +451,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
 #pragma unroll
       for (int j = 0; j < AG_TN; ++j) {
         const i64 n = (i64)n0 + (j / AG_QN) * AG_SUB_N + tc * AG_QN + j % AG_QN;
-        if (m < M && n < N) workspace[blockIdx.z * slice + (i64)m * N + n] = acc[i][j];
+        if (AG_PROBE != 2 && m < M && n < N) workspace[blockIdx.z * slice + (i64)m * N + n] = acc[i][j];
       }
     }
 #if AG_SPLIT_REDUCE

@@ -10,7 +10,8 @@
 // as in sgemm_tiled.cu). Such a product reads the matrix once and does 2*rs
 // FLOP per element of it: it is bound by memory bandwidth, so the kernels only
 // stream the matrix with wide loads and many bytes in flight, and keep the
-// vectors (rs * K floats, small) in the L1 cache.
+// vectors (rs * K floats, small) in the L1 cache, or, with rings (AG_STAGES),
+// stage both through shared memory.
 // Which of the two kernels runs follows from the layout of the matrix:
 //   dot:  the matrix's rows along k are contiguous (one output = one row):
 //         warps stream rows and reduce with shuffles (AG_ROWS == 1);
@@ -29,9 +30,15 @@
 //               through the workspace; 1 for dot
 // AG_UNROLL     loads of the matrix in flight per thread: 4 * AG_UNROLL
 // AG_PREFETCH   axpy only: 1 loads the next batch of the matrix before using this one
+// AG_STAGES     axpy only: 0 the matrix's batches go straight to registers; S >= 2
+//               each thread streams through its own ring of S batches in shared
+//               memory (cp.async, 16-byte path), S - 1 in flight during the FMAs
 // AG_LDHINT     1: matrix loads skip L1 and ask L2 for 256-byte fetches; 0: plain
 // AG_VEC        4: 16-byte loads (aligned class); 1: any (16-byte loads where
 //               the pointers happen to allow them)
+// AG_PROBE      0 (default). Not a family parameter: tools/kernel_probe builds
+//               1 (the ring's batches are not used: no FMAs) or 2 (the vectors
+//               are not read: constant x) to time the stages apart; results are wrong
 // AG_TRANS_A, AG_TRANS_B  operand layouts
 // ---------------------------------------------------------------------------
 
@@ -40,6 +47,12 @@
 #endif
 #ifndef AG_PREFETCH
 #define AG_PREFETCH 0
+#endif
+#ifndef AG_STAGES
+#define AG_STAGES 0
+#endif
+#ifndef AG_PROBE
+#define AG_PROBE 0
 #endif
 
 typedef long long i64;
@@ -200,7 +213,7 @@ __device__ __forceinline__ void fma_batch(float4 (&acc)[AG_ROWS], const GemvView
       const float* xr = v.x + (i64)min(r, v.rs - 1) * v.xr + k;
 #pragma unroll
       for (int u = 0; u < AG_UNROLL; ++u) {
-        const float4 q = __ldg(reinterpret_cast<const float4*>(xr) + u);
+        const float4 q = AG_PROBE == 2 ? make_float4(1.f, 0.5f, 0.25f, 2.f) : __ldg(reinterpret_cast<const float4*>(xr) + u);
         fma4(acc[r], q.x, b[4 * u]), fma4(acc[r], q.y, b[4 * u + 1]);
         fma4(acc[r], q.z, b[4 * u + 2]), fma4(acc[r], q.w, b[4 * u + 3]);
       }
@@ -223,6 +236,117 @@ __device__ __forceinline__ void fma_batch(float4 (&acc)[AG_ROWS], const GemvView
   }
 }
 
+#if AG_STAGES > 0
+__device__ __forceinline__ void cp_async16(float4* dst, const float* src, int bytes) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+#if AG_LDHINT
+  asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(bytes) : "memory");
+#else
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(bytes) : "memory");
+#endif
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+// Batch b has landed when at most S - 2 later groups are pending.
+__device__ __forceinline__ void cp_async_wait_ring() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(AG_STAGES - 2) : "memory");
+}
+
+// Shared memory of the rings (GemvFamily::smem_bytes on the host): the
+// matrix's, AG_STAGES batches of a float4 per row per thread, then the
+// vectors', per warp AG_STAGES slots of AG_GPW groups' x(r, k..k+3), rows
+// padded by one float4 so that the groups of a warp read different banks.
+#define AG_GPW (32 / AG_LW)                    // groups of threads along k in a warp
+#define AG_XQ (AG_ROWS * AG_UNROLL + 1)        // float4 of one group's x per slot
+#define AG_XSLOT (AG_GPW * AG_XQ)              // float4 of a warp's slot
+#define AG_MAT_RING (AG_STAGES * AG_BATCH * AG_THREADS)
+
+// Batch b's AG_BATCH matrix rows (at m, v.ld apart) into this thread's ring
+// slot, and its share of the group's x(r, k..k+4*AG_UNROLL) into the warp's.
+__device__ __forceinline__ void fill_slot(float4* slot, const float* m, i64 ld, int bytes, float4* xslot,
+                                          const GemvView& v, int k, int lane) {
+#pragma unroll
+  for (int j = 0; j < AG_BATCH; ++j) cp_async16(slot + j * AG_THREADS, m + j * ld, bytes);
+#if AG_X_ALONG_K
+#pragma unroll
+  for (int i = lane; i < AG_ROWS * AG_UNROLL; i += AG_LW) {
+    const int r = i / AG_UNROLL, u = i % AG_UNROLL;
+    // Rows past rs are zero-filled, never read.
+    cp_async16(xslot + i, v.x + (r < v.rs ? (i64)r * v.xr + k + 4 * u : 0), r < v.rs ? 16 : 0);
+  }
+#endif
+}
+
+// acc[r] += x(r, k + j) * b[j] for the batch's steps, x from the warp's ring.
+__device__ __forceinline__ void fma_batch_staged(float4 (&acc)[AG_ROWS], const float4* xs,
+                                                 const float4 (&b)[AG_BATCH]) {
+#pragma unroll
+  for (int r = 0; r < AG_ROWS; ++r)
+#pragma unroll
+    for (int u = 0; u < AG_UNROLL; ++u) {
+      const float4 q = AG_PROBE == 2 ? make_float4(1.f, 0.5f, 0.25f, 2.f) : xs[r * AG_UNROLL + u];
+      fma4(acc[r], q.x, b[4 * u]), fma4(acc[r], q.y, b[4 * u + 1]);
+      fma4(acc[r], q.z, b[4 * u + 2]), fma4(acc[r], q.w, b[4 * u + 3]);
+    }
+}
+
+// The whole batches of [k0, k1) through the rings (16-byte path); returns
+// the first k left to stream.
+// Technique: a ring per thread. Each thread copies its own 16-byte pieces of
+// the matrix into its own slots of shared memory (cp.async, L1 bypassed) and
+// reads back only those: AG_STAGES - 1 batches in flight during the FMAs,
+// and they hold no registers (with 16 rows the sums alone take
+// 64 registers, which left room for one batch). A thread's pieces are
+// AG_THREADS apart: a warp's 16-byte reads of a slot are consecutive,
+// conflict-free. Outputs past the row's end are zero-filled by cp.async
+// (source size below 16), never read.
+// Technique: the vectors ride in the same ring. Where x(r, k..k+3) is
+// contiguous, the lanes of a thread group copy the group's x for the batch
+// into the warp's slot, so the FMAs read them from shared memory (a
+// broadcast per group) instead of waiting on L1 misses: measured, reading
+// them through L1 cost as much as the whole stream at 16 rows. The group's
+// lanes are one warp's, so a warp barrier over them orders the copies.
+__device__ __forceinline__ int stream_ring(float4 (&acc)[AG_ROWS], const GemvView& v, int k0, int k1, i64 base,
+                                           int lane, float4* ring, float4* xring) {
+  const i64 col = base + 4 * lane;
+  const int bytes = (int)max((i64)0, min((i64)16, 4 * ((i64)v.len - col)));
+  const i64 step = (i64)AG_BATCH * v.ld;
+  const float* m = v.mat + (i64)k0 * v.ld + (bytes > 0 ? col : 0);
+  const int batches = (k1 - k0) / AG_BATCH;
+  const int g = (threadIdx.x % 32) / AG_LW;  // this thread's group in its warp
+  const unsigned group = AG_LW == 32 ? 0xffffffffu : ((1u << AG_LW) - 1) << (g * AG_LW);
+#pragma unroll
+  for (int s = 0; s < AG_STAGES - 1; ++s) {
+    if (s < batches)
+      fill_slot(ring + s * AG_BATCH * AG_THREADS, m + s * step, v.ld, bytes, xring + s * AG_XSLOT + g * AG_XQ, v,
+                k0 + s * AG_BATCH, lane);
+    cp_async_commit();  // empty groups too: the wait count stays exact
+  }
+  for (int b = 0; b < batches; ++b) {
+    cp_async_wait_ring();  // this thread's copies of batch b have landed
+    __syncwarp(group);     // and the group's; the group is done with batch b - 1
+    // Batch b - 1's slot takes batch b + S - 1.
+    const int refill = b + AG_STAGES - 1, rs = refill % AG_STAGES;
+    if (refill < batches)
+      fill_slot(ring + rs * AG_BATCH * AG_THREADS, m + refill * step, v.ld, bytes, xring + rs * AG_XSLOT + g * AG_XQ,
+                v, k0 + refill * AG_BATCH, lane);
+    cp_async_commit();
+    const int slot = b % AG_STAGES;
+    const float4* sl = ring + slot * AG_BATCH * AG_THREADS;
+    float4 r[AG_BATCH];
+#pragma unroll
+    for (int j = 0; j < AG_BATCH; ++j) r[j] = sl[j * AG_THREADS];
+    if (AG_PROBE != 1) {
+#if AG_X_ALONG_K
+      fma_batch_staged(acc, xring + slot * AG_XSLOT + g * AG_XQ, r);
+#else
+      fma_batch<4>(acc, v, k0 + b * AG_BATCH, r);
+#endif
+    }
+  }
+  return k0 + batches * AG_BATCH;
+}
+#endif
+
 // The thread's partial sums over its k slice [k0, k1), in k order.
 // Technique: AG_BATCH rows of the matrix are loaded before any is used, so
 // each thread keeps 16 * AG_BATCH bytes in flight; with AG_PREFETCH the next
@@ -231,9 +355,14 @@ __device__ __forceinline__ void fma_batch(float4 (&acc)[AG_ROWS], const GemvView
 // vectors' 16-byte loads aligned.
 template <int VEC>
 __device__ __forceinline__ void stream_slice(float4 (&acc)[AG_ROWS], const GemvView& v, int k0, int k1, i64 base,
-                                             int lane, bool full) {
-  const float* m = v.mat + (i64)k0 * v.ld + (VEC == 4 ? base + 4 * lane : base + lane);
+                                             int lane, bool full, float4* ring) {
   int k = k0;
+#if AG_STAGES > 0
+  if (VEC == 4)
+    k = stream_ring(acc, v, k0, k1, base, lane, ring + threadIdx.x,
+                    ring + AG_MAT_RING + threadIdx.x / 32 * AG_STAGES * AG_XSLOT);
+#endif
+  const float* m = v.mat + (i64)k * v.ld + (VEC == 4 ? base + 4 * lane : base + lane);
 #if AG_PREFETCH
   float4 b[AG_BATCH];
   if (k + AG_BATCH <= k1)
@@ -274,13 +403,58 @@ __device__ __forceinline__ void store_outputs(const GemvView& v, int r, i64 base
   }
 }
 
-// Fold the thread groups in order g = 0, 1, ..., AG_FOLD rows of sums at a
-// time (at most 32 KB of shared memory).
+// The thread groups fold AG_FOLD rows of every thread's sums at a time (at
+// most 32 KB), in the dynamic shared memory the rings used before
+// (GemvFamily::smem_bytes on the host sizes both).
 #define AG_FOLD (AG_ROWS < 2048 / AG_THREADS ? AG_ROWS : 2048 / AG_THREADS)
-struct AxpyShared {
-  float4 fold[AG_KGROUPS > 1 ? AG_KGROUPS - 1 : 1][AG_CW][AG_FOLD];
-  int is_last;
-};
+
+// Partial sums of split-K: part[(z * rs + r) * quads + quad], a quad per
+// thread along the outputs (its 4 outputs, in either order), AG_LW per group.
+__device__ __forceinline__ i64 part_quads(const GemvView& v) {
+  return ((i64)v.len + 4 * AG_LW - 1) / (4 * AG_LW) * AG_LW;
+}
+
+// Row r of the 4 outputs at (base, lane), summed over this block's k: into
+// C, or into the workspace's partial sums of slice blockIdx.y.
+template <int VEC>
+__device__ __forceinline__ void put_sums(const GemvView& v, int r, i64 base, int lane, float alpha, const float4& s,
+                                         float beta, float* workspace) {
+  if (r >= v.rs || base >= v.len) return;
+#if AG_SPLIT_K == 1
+  store_outputs<VEC>(v, r, base, lane, alpha, s, beta);
+#else
+  float4* part = reinterpret_cast<float4*>(workspace + AG_WS_SKIP);
+  part[((i64)blockIdx.y * v.rs + r) * part_quads(v) + base / 4 + lane] = s;
+#endif
+}
+
+// Technique: every thread of the block folds (row, quad) elements of the
+// block's outputs over the groups g = 0, 1, ... in order, kg loads each: the
+// same sums in the same order as one group adding the others' rows, without
+// (kg - 1) * rows loads in a row for that group's threads.
+template <int VEC>
+__device__ __forceinline__ void fold_groups(const GemvView& v, float4 (&acc)[AG_ROWS], int cw, int kg, float alpha,
+                                            float beta, float* workspace, float4* fold) {
+  __syncthreads();  // every thread is done with its ring
+#pragma unroll
+  for (int r0 = 0; r0 < AG_ROWS; r0 += AG_FOLD) {
+    if (r0 >= v.rs) continue;  // uniform: rs is the block's
+#pragma unroll
+    for (int r = 0; r < AG_FOLD; ++r) fold[(kg * AG_FOLD + r) * AG_CW + cw] = acc[r0 + r];
+    __syncthreads();
+    for (int e = threadIdx.x; e < AG_FOLD * AG_CW; e += AG_THREADS) {
+      float4 s = fold[e];
+#pragma unroll 8
+      for (int g = 1; g < AG_KGROUPS; ++g) {
+        const float4 p = fold[g * AG_FOLD * AG_CW + e];
+        s.x += p.x, s.y += p.y, s.z += p.z, s.w += p.w;
+      }
+      const int c = e % AG_CW, l = c % AG_LW;
+      put_sums<VEC>(v, r0 + e / AG_CW, ((i64)blockIdx.x * AG_CW + c - l) * 4, l, alpha, s, beta, workspace);
+    }
+    __syncthreads();
+  }
+}
 
 // Technique: a block is AG_KGROUPS groups of threads along k over the same
 // outputs (more bytes in flight per SM without more partial sums), folded in
@@ -292,7 +466,7 @@ struct AxpyShared {
 // launch.
 template <int VEC>
 __device__ __forceinline__ void axpy(const GemvView& v, int K, float alpha, float beta, float* workspace,
-                                     AxpyShared& sh) {
+                                     float4* dyn, int& is_last) {
   const int cw = threadIdx.x % AG_CW, kg = threadIdx.x / AG_CW, lane = cw % AG_LW;
   const i64 base = ((i64)blockIdx.x * AG_CW + cw - lane) * 4;  // this warp's (group's) first output
   const bool full = base + 4 * AG_LW <= v.len;
@@ -303,45 +477,23 @@ __device__ __forceinline__ void axpy(const GemvView& v, int K, float alpha, floa
   float4 acc[AG_ROWS];
 #pragma unroll
   for (int r = 0; r < AG_ROWS; ++r) acc[r] = make_float4(0.f, 0.f, 0.f, 0.f);
-  if (alpha != 0.f && base < v.len) stream_slice<VEC>(acc, v, k0, k1, base, lane, full);  // alpha == 0 never reads A or B
+  if (alpha != 0.f && base < v.len)  // alpha == 0 never reads A or B
+    stream_slice<VEC>(acc, v, k0, k1, base, lane, full, dyn);
 #if AG_KGROUPS > 1
-#pragma unroll
-  for (int r0 = 0; r0 < AG_ROWS; r0 += AG_FOLD) {
-    if (kg > 0)
-#pragma unroll
-      for (int r = r0; r < r0 + AG_FOLD; ++r) sh.fold[kg - 1][cw][r - r0] = acc[r];
-    __syncthreads();
-    if (kg == 0)
-#pragma unroll
-      for (int g = 0; g < AG_KGROUPS - 1; ++g)
-#pragma unroll
-        for (int r = r0; r < r0 + AG_FOLD; ++r) {
-          const float4 p = sh.fold[g][cw][r - r0];
-          acc[r].x += p.x, acc[r].y += p.y, acc[r].z += p.z, acc[r].w += p.w;
-        }
-    __syncthreads();
-  }
-#endif
-#if AG_SPLIT_K == 1
-  if (kg == 0 && base < v.len)
-#pragma unroll
-    for (int r = 0; r < AG_ROWS; ++r)
-      if (r < v.rs) store_outputs<VEC>(v, r, base, lane, alpha, acc[r], beta);
+  fold_groups<VEC>(v, acc, cw, kg, alpha, beta, workspace, dyn);
 #else
-  unsigned* counters = reinterpret_cast<unsigned*>(workspace);
-  float4* part = reinterpret_cast<float4*>(workspace + AG_WS_SKIP);
-  // Partial sums: part[(z * rs + r) * quads + quad], a quad per thread
-  // along the outputs (its 4 outputs, in either order), AG_LW per group.
-  const i64 quads = ((i64)v.len + 4 * AG_LW - 1) / (4 * AG_LW) * AG_LW, quad = base / 4 + lane;
-  if (kg == 0 && base < v.len)
 #pragma unroll
-    for (int r = 0; r < AG_ROWS; ++r)
-      if (r < v.rs) part[((i64)blockIdx.y * v.rs + r) * quads + quad] = acc[r];
+  for (int r = 0; r < AG_ROWS; ++r) put_sums<VEC>(v, r, base, lane, alpha, acc[r], beta, workspace);
+#endif
+#if AG_SPLIT_K > 1
+  unsigned* counters = reinterpret_cast<unsigned*>(workspace);
+  const float4* part = reinterpret_cast<const float4*>(workspace + AG_WS_SKIP);
+  const i64 quads = part_quads(v), quad = base / 4 + lane;
   __threadfence();  // partials visible device-wide before the count
   __syncthreads();
-  if (threadIdx.x == 0) sh.is_last = atomicAdd(&counters[blockIdx.x], 1u) == AG_SPLIT_K - 1;
+  if (threadIdx.x == 0) is_last = atomicAdd(&counters[blockIdx.x], 1u) == AG_SPLIT_K - 1;
   __syncthreads();
-  if (!sh.is_last) return;
+  if (!is_last) return;
   __threadfence();
   // Every thread of the last block folds rows r = kg, kg + AG_KGROUPS, ...
   if (base < v.len)
@@ -368,10 +520,11 @@ __device__ __forceinline__ void axpy(const GemvView& v, int K, float alpha, floa
 extern "C" __global__ void __launch_bounds__(AG_THREADS)
     agemv(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda, const float* __restrict__ B,
           i64 ldb, float beta, float* __restrict__ C, i64 ldc, float* __restrict__ workspace) {
-  __shared__ AxpyShared sh;
+  extern __shared__ float4 dyn[];  // the rings, then the groups' fold
+  __shared__ int is_last;
   const GemvView v = view(M, N, A, lda, B, ldb, C, ldc);
 #if AG_VEC == 4
-  axpy<4>(v, K, alpha, beta, workspace, sh);
+  axpy<4>(v, K, alpha, beta, workspace, dyn, is_last);
 #else
   // Technique: the unaligned class is a promise about the problem, not
   // these pointers: where the matrix and the vectors' contiguous direction
@@ -379,9 +532,9 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
   // matrix may be aligned), the 16-byte path runs. The test is uniform.
   const bool x_ok = AG_X_ALONG_K ? aligned16(v.x) && v.xr % 4 == 0 : AG_ROWS < 4 || (aligned16(v.x) && v.xk % 4 == 0);
   if (aligned16(v.mat) && v.ld % 4 == 0 && x_ok)
-    axpy<4>(v, K, alpha, beta, workspace, sh);
+    axpy<4>(v, K, alpha, beta, workspace, dyn, is_last);
   else
-    axpy<1>(v, K, alpha, beta, workspace, sh);
+    axpy<1>(v, K, alpha, beta, workspace, dyn, is_last);
 #endif
 }
 #endif

@@ -40,7 +40,7 @@ int next_pow2(int64_t v) {
 
 bool GemvParams::operator==(const GemvParams& o) const {
   return one == o.one && rows == o.rows && threads == o.threads && k_groups == o.k_groups && split_k == o.split_k &&
-         unroll == o.unroll && prefetch == o.prefetch && ld_hint == o.ld_hint && vec == o.vec;
+         unroll == o.unroll && prefetch == o.prefetch && stages == o.stages && ld_hint == o.ld_hint && vec == o.vec;
 }
 
 const GemvFamily& GemvFamily::instance() {
@@ -61,6 +61,8 @@ const ParamTable<GemvParams>& GemvFamily::table() {
       {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, 1024, 1, Presence::Always, nullptr, "1..1024"},
       {"un", "AG_UNROLL", &P::unroll, {1, 2, 4}, 0, 0, 1, Presence::UnlessDefault, nullptr, "1, 2 or 4"},
       {"pf", "AG_PREFETCH", &P::prefetch, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
+      {"st", "AG_STAGES", &P::stages, {0, 2, 3, 4, 6, 8}, 0, 0, 0, Presence::UnlessDefault, nullptr,
+       "0, 2, 3, 4, 6 or 8"},
       {"ld", "AG_LDHINT", &P::ld_hint, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
       {"vec", "AG_VEC", &P::vec, {1, 4}, 0, 0, 1, Presence::Always, nullptr, "1 or 4"},
   };
@@ -88,6 +90,9 @@ bool GemvFamily::is_valid(const KernelConfig& c, std::string* why) const {
   const GemvParams& g = params(c);
   if (is_dot(c) && (g.split_k != 1 || g.k_groups != 1 || g.rows != 1 || g.prefetch != 0))
     return fail(why, "sk, kg and rows must be 1 and pf 0 where the matrix's rows along k are contiguous (the dot kernel)");
+  if (g.stages > 0 && (is_dot(c) || g.prefetch != 0))
+    return fail(why, "st needs the axpy kernel and pf 0 (the ring replaces the register prefetch)");
+  if (smem_bytes(c) > kMaxSmemBytes) return fail(why, "the rings need more than 227 KB of shared memory (st*un*thr)");
   if (g.threads / g.k_groups < 8) return fail(why, "thr/kg must be at least 8 (threads along the outputs)");
   if (g.rows * g.unroll > 32) return fail(why, "rows*un must be at most 32 (the sums and loads in flight fit in registers)");
   return true;
@@ -105,6 +110,20 @@ bool GemvFamily::can_implement(const KernelConfig& c, const Problem& p) const {
 std::optional<KernelConfig> GemvFamily::default_config(const Problem&) const { return std::nullopt; }
 
 int GemvFamily::threads(const KernelConfig& c) const { return params(c).threads; }
+
+size_t GemvFamily::smem_bytes(const KernelConfig& c) const {
+  const GemvParams& g = params(c);
+  if (is_dot(c)) return 0;
+  // sgemv.cu: the rings (st batches of 4 * un float4 a thread for the
+  // matrix; per warp st slots of x for its groups, rows * un + 1 float4 a
+  // group), then, in the same bytes, the groups' fold (AG_FOLD rows of a
+  // float4 a thread).
+  const size_t groups_per_warp = size_t(32 / std::min(32, g.threads / g.k_groups));
+  const size_t x_ring = size_t(g.threads / 32) * g.stages * groups_per_warp * (g.rows * g.unroll + 1) * 16;
+  const size_t ring = size_t(g.stages) * 4 * g.unroll * g.threads * 16 + x_ring;
+  const size_t fold = g.k_groups > 1 ? size_t(g.threads) * std::min(g.rows, 2048 / g.threads) * 16 : 0;
+  return std::max(ring, fold);
+}
 
 size_t GemvFamily::workspace_floats(const KernelConfig& c, const Problem& p) const {
   const GemvParams& g = params(c);
@@ -125,6 +144,7 @@ LaunchGeometry GemvFamily::geometry(const KernelConfig& c, const Problem& p) con
   g.grid_x = unsigned(std::max<int64_t>(1, blocks_x(c, p)));
   g.grid_y = unsigned(params(c).split_k);
   g.block = unsigned(params(c).threads);
+  g.smem = unsigned(smem_bytes(c));
   return g;
 }
 
@@ -147,14 +167,21 @@ std::vector<KernelConfig> GemvFamily::search_space(const Problem& p, const Searc
         for (int sk : {1, 2, 4, 8, 16, 32, 64, 128})
           for (int un : {1, 2, 4})
             for (int pf : {0, 1})
-              for (int ld : {0, 1}) {
+              for (int st : {0, 2, 3, 4, 6})
+                for (int ld : {0, 1}) {
                 g.threads = thr, g.k_groups = kg, g.split_k = sk, g.unroll = un, g.prefetch = pf, g.ld_hint = ld;
+                g.stages = st;
                 const KernelConfig cfg(g, p.trans_a, p.trans_b);
                 if (!is_valid(cfg, nullptr) || !cfg.can_implement(p) || thr > lim.max_threads) continue;
-                // Bands narrower than a warp serve one or two rows (their
-                // in-block fold grows with the rows; measured: 8 and 16 rows
-                // never won with them).
-                if (thr / kg < 32 && g.rows > 2) continue;
+                // The rings serve the 16-byte path of 4 rows or more, where
+                // the sums leave no registers for batches in flight.
+                // Up to 8 batches of loads in flight a thread (st * un);
+                // the 256-byte hint measured within 1% on rings (NOTES 88).
+                if (st > 0 && (g.vec != 4 || g.rows < 4 || st * un > 8 || ld == 1)) continue;
+                if (cfg.smem_bytes() > lim.max_smem) continue;
+                // Bands narrower than a warp serve one or two rows without
+                // rings (measured: 8 and 16 rows never won with them).
+                if (thr / kg < 32 && g.rows > 2 && st == 0) continue;
                 // Sums and loads in flight must fit the registers the block
                 // size leaves (measured: rows=16 un=2 needs ~170; the
                 // unaligned class also holds its scalar path).
@@ -178,12 +205,17 @@ double GemvFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchL
   const double bytes = len * double(p.k) * 4.0 + (g.split_k > 1 ? len * rs * g.split_k * 8.0 : 0.0);
   // Residency from a register estimate, then the bytes in flight it keeps:
   // ~32 KB per SM covers DRAM latency at full bandwidth.
-  const double regs = 40.0 + 4.0 * g.rows + 16.0 * g.unroll * (1 + g.prefetch);
-  const double per_sm = std::max(1.0, std::min(double(lim.max_threads_per_sm / g.threads),
-                                               std::floor(lim.regs_per_sm / (regs * g.threads))));
+  // (A ring's kernel keeps every row's x in registers: ptxas gives 168-170
+  // at 16 rows.)
+  const double regs =
+      g.stages > 0 ? 104.0 + 4.0 * g.rows : 40.0 + 4.0 * g.rows + 16.0 * g.unroll * (1 + g.prefetch);
+  const double by_smem = std::floor(double(lim.smem_per_sm) / double(smem_bytes(cfg) + 1024));
+  const double per_sm = std::max(1.0, std::min({double(lim.max_threads_per_sm / g.threads),
+                                                std::floor(lim.regs_per_sm / (regs * g.threads)), by_smem}));
   const double threads = double(blocks_x(cfg, p)) * g.split_k * g.threads;
   const double resident = std::min(threads, per_sm * g.threads * sms);
-  const double in_flight = resident * 4.0 * g.unroll * 16.0;
+  // A ring keeps st - 1 batches in flight during the FMAs; registers one.
+  const double in_flight = resident * 4.0 * g.unroll * 16.0 * std::max(1, g.stages - 1);
   // The 256-byte L2 fetch hint measured 5-12% faster where a warp reads
   // 512 bytes of a row; bands narrower than a warp read 128 or 256, and
   // there it fetched bytes another block reads (exhaustive H200 runs,
@@ -198,8 +230,16 @@ double GemvFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchL
   const double k_per_thread = is_dot(cfg) ? double(p.k) / 32.0 : double(p.k) / (g.split_k * g.k_groups);
   // A longer batch waits longer for its last load (measured: un=1 won with
   // 8 and 16 rows, where each load feeds 4 * rows FMAs).
-  const double per_batch = (g.prefetch ? 0.5e-6 : 0.8e-6) * (1.0 + 0.3 * (g.unroll - 1));
-  const double t_chain = waves * std::ceil(k_per_thread / (4.0 * g.unroll)) * per_batch;
+  // With a ring the chain is a batch's FMAs (16 * rows * un a thread, one
+  // warp instruction a cycle per scheduler, shared by its warps) and a
+  // warp barrier, after one fill.
+  const double resident_per_sm = std::min(per_sm * g.threads, std::ceil(threads / sms / g.threads) * g.threads);
+  const double warps_per_scheduler = std::max(1.0, resident_per_sm / 128.0);
+  const double per_batch = g.stages > 0   ? 16.0 * g.rows * g.unroll * warps_per_scheduler / 1.9e9 + 0.1e-6
+                           : g.prefetch ? 0.5e-6 * (1.0 + 0.3 * (g.unroll - 1))
+                                        : 0.8e-6 * (1.0 + 0.3 * (g.unroll - 1));
+  const double t_chain =
+      waves * (std::ceil(k_per_thread / (4.0 * g.unroll)) * per_batch + (g.stages > 0 ? 1e-6 : 0.0));
   // The last block's ordered fold (16 partials per round trip), the FMAs.
   const double t_fold = g.split_k > 1 ? (1.0 + std::ceil(g.split_k / 16.0)) * 1e-6 : 0.0;
   // The thread groups' fold in shared memory: one group adds the others'

@@ -28,10 +28,11 @@ struct Shape {
   int64_t m, n, k;
 };
 
-KernelConfig gemv(int one, int rows, int thr, int kg, int sk, int un, int pf, int ld, bool aligned, bool ta, bool tb) {
+KernelConfig gemv(int one, int rows, int thr, int kg, int sk, int un, int pf, int ld, bool aligned, bool ta, bool tb,
+                  int st = 0) {
   GemvParams g;
   g.one = one, g.rows = rows, g.threads = thr, g.k_groups = kg, g.split_k = sk, g.unroll = un, g.prefetch = pf;
-  g.ld_hint = ld;
+  g.ld_hint = ld, g.stages = st;
   g.vec = aligned ? 4 : 1;
   return KernelConfig(g, ta, tb);
 }
@@ -360,18 +361,22 @@ TEST_F(GpuKernels, AlphaZeroNeverReadsAAndBInTiledVariants) {
 // Every short dimension 1..16 on M and on N, every layout and class, edges
 // in the outputs (1000 is not a multiple of a warp's 128) and in K (777 is
 // not a multiple of any batch; 5 leaves most K slices empty), with and
-// without thread groups (also bands narrower than a warp), split-K and
-// prefetch. The unaligned class runs
+// without thread groups (also bands narrower than a warp), split-K,
+// prefetch and rings (with K = 777 a thread's slice is a few batches, so a
+// ring of 8 is never full and K = 5 leaves it empty). The unaligned class runs
 // with leading dimensions that allow 16-byte loads, then padded by 3: both
 // of its paths.
 TEST_F(GpuKernels, GemvVariantsAreCorrectForEveryShortDimension) {
   struct Variant {
-    int rows, thr, kg, sk, un, pf, ld;
+    int rows, thr, kg, sk, un, pf, ld, st;
   };
-  const Variant axpy[] = {{16, 256, 8, 4, 2, 1, 1}, {16, 128, 1, 1, 1, 0, 0}, {4, 128, 2, 16, 4, 0, 0},
-                          {1, 512, 16, 1, 2, 1, 1}, {2, 64, 1, 3, 2, 1, 0},
+  const Variant axpy[] = {{16, 256, 8, 4, 2, 1, 1, 0}, {16, 128, 1, 1, 1, 0, 0, 0}, {4, 128, 2, 16, 4, 0, 0, 0},
+                          {1, 512, 16, 1, 2, 1, 1, 0}, {2, 64, 1, 3, 2, 1, 0, 0},
                           // Narrow bands: 8 and 16 threads along the outputs.
-                          {1, 512, 64, 1, 2, 1, 1}, {8, 256, 16, 3, 1, 0, 1}};
+                          {1, 512, 64, 1, 2, 1, 1, 0}, {8, 256, 16, 3, 1, 0, 1, 0},
+                          // Rings: wide and narrow bands, one group, split-K.
+                          {16, 256, 8, 4, 1, 0, 1, 4}, {16, 256, 32, 1, 1, 0, 0, 2}, {8, 128, 1, 2, 2, 0, 0, 8},
+                          {4, 64, 8, 1, 1, 0, 1, 3}};
   for (int one : {0, 1})
     for (int t = 0; t < 4; ++t)
       for (bool aligned : {true, false}) {
@@ -381,7 +386,7 @@ TEST_F(GpuKernels, GemvVariantsAreCorrectForEveryShortDimension) {
           configs = {gemv(one, 1, 128, 1, 1, 2, 0, 1, aligned, ta, tb), gemv(one, 1, 64, 1, 1, 1, 0, 0, aligned, ta, tb)};
         else
           for (const Variant& v : axpy)
-            configs.push_back(gemv(one, v.rows, v.thr, v.kg, v.sk, v.un, v.pf, v.ld, aligned, ta, tb));
+            configs.push_back(gemv(one, v.rows, v.thr, v.kg, v.sk, v.un, v.pf, v.ld, aligned, ta, tb, v.st));
         for (const KernelConfig& c : configs) {
           SCOPED_TRACE(c.to_string());
           const int rows = c.get<GemvParams>().rows;

@@ -22,6 +22,7 @@ struct GemvParams {
   int split_k = 1;   ///< K slices of the axpy kernel (1 for the dot kernel)
   int unroll = 1;    ///< 4 * unroll matrix loads in flight per thread
   int prefetch = 0;  ///< axpy: 1 loads the next batch before using this one (0 for dot)
+  int stages = 0;    ///< axpy: 0 batches straight to registers; S: a ring of S batches in shared memory per thread
   int ld_hint = 0;   ///< 1: matrix loads bypass L1 and fetch 256 bytes into L2
   int vec = 1;       ///< 4: 16-byte loads (aligned class); 1: any
 
@@ -36,6 +37,8 @@ class GemvFamily final : public KernelFamily {
   static bool is_dot(const KernelConfig& c);
   /// The longest short dimension (M or N) the family serves.
   static constexpr int kMaxRows = 16;
+  /// Shared memory a config may ask for (the H200's opt-in limit per block).
+  static constexpr size_t kMaxSmemBytes = 227 * 1024;
 
   const char* name() const override { return "gemv"; }
   const KernelTemplate& source() const override;
@@ -48,7 +51,7 @@ class GemvFamily final : public KernelFamily {
   /// nullopt: a matrix-vector kernel cannot compute every problem of a class.
   std::optional<KernelConfig> default_config(const Problem& p) const override;
   int threads(const KernelConfig& c) const override;
-  size_t smem_bytes(const KernelConfig&) const override { return 0; }
+  size_t smem_bytes(const KernelConfig& c) const override;
   size_t workspace_floats(const KernelConfig& c, const Problem& p) const override;
   size_t workspace_counter_floats(const KernelConfig& c) const override;
   LaunchGeometry geometry(const KernelConfig& c, const Problem& p) const override;
