@@ -273,12 +273,22 @@ __device__ __forceinline__ void fill_slot(float4* slot, const float* m, i64 ld, 
     // Rows past rs are zero-filled, never read.
     cp_async16(xslot + i, v.x + (r < v.rs ? (i64)r * v.xr + k + 4 * u : 0), r < v.rs ? 16 : 0);
   }
+#elif AG_ROWS >= 4
+  // x(r..r+3, k + j) contiguous (xr == 1): quads of rows, the same count.
+#pragma unroll
+  for (int i = lane; i < AG_BATCH * (AG_ROWS / 4); i += AG_LW) {
+    const int j = i / (AG_ROWS / 4), q = i % (AG_ROWS / 4);
+    const int rows = min(4, v.rs - 4 * q);  // of this quad that exist; the rest zero-filled
+    cp_async16(xslot + i, v.x + (rows > 0 ? (i64)(k + j) * v.xk + 4 * q : 0), rows > 0 ? 4 * rows : 0);
+  }
 #endif
 }
 
-// acc[r] += x(r, k + j) * b[j] for the batch's steps, x from the warp's ring.
+// acc[r] += x(r, k + j) * b[j] for the batch's steps, in k order, x from
+// the warp's ring (laid out as fill_slot copies it).
 __device__ __forceinline__ void fma_batch_staged(float4 (&acc)[AG_ROWS], const float4* xs,
                                                  const float4 (&b)[AG_BATCH]) {
+#if AG_X_ALONG_K
 #pragma unroll
   for (int r = 0; r < AG_ROWS; ++r)
 #pragma unroll
@@ -287,6 +297,16 @@ __device__ __forceinline__ void fma_batch_staged(float4 (&acc)[AG_ROWS], const f
       fma4(acc[r], q.x, b[4 * u]), fma4(acc[r], q.y, b[4 * u + 1]);
       fma4(acc[r], q.z, b[4 * u + 2]), fma4(acc[r], q.w, b[4 * u + 3]);
     }
+#else
+#pragma unroll
+  for (int j = 0; j < AG_BATCH; ++j)
+#pragma unroll
+    for (int q = 0; q < AG_ROWS / 4; ++q) {
+      const float4 x = xs[j * (AG_ROWS / 4) + q];
+      fma4(acc[4 * q], x.x, b[j]), fma4(acc[4 * q + 1], x.y, b[j]);
+      fma4(acc[4 * q + 2], x.z, b[j]), fma4(acc[4 * q + 3], x.w, b[j]);
+    }
+#endif
 }
 
 // The whole batches of [k0, k1) through the rings (16-byte path); returns
@@ -299,12 +319,13 @@ __device__ __forceinline__ void fma_batch_staged(float4 (&acc)[AG_ROWS], const f
 // AG_THREADS apart: a warp's 16-byte reads of a slot are consecutive,
 // conflict-free. Outputs past the row's end are zero-filled by cp.async
 // (source size below 16), never read.
-// Technique: the vectors ride in the same ring. Where x(r, k..k+3) is
-// contiguous, the lanes of a thread group copy the group's x for the batch
-// into the warp's slot, so the FMAs read them from shared memory (a
-// broadcast per group) instead of waiting on L1 misses: measured, reading
-// them through L1 cost as much as the whole stream at 16 rows. The group's
-// lanes are one warp's, so a warp barrier over them orders the copies.
+// Technique: the vectors ride in the same ring. The lanes of a thread group
+// copy the group's x for the batch into the warp's slot, 16 bytes at a time
+// along x's contiguous direction (k, or the rows from 4 rows up), so the
+// FMAs read them from shared memory (a broadcast per group) instead of
+// waiting on L1 misses: measured, reading them through L1 cost as much as
+// the whole stream at 16 rows. The group's lanes are one warp's, so a warp
+// barrier over them orders the copies.
 __device__ __forceinline__ int stream_ring(float4 (&acc)[AG_ROWS], const GemvView& v, int k0, int k1, i64 base,
                                            int lane, float4* ring, float4* xring) {
   const i64 col = base + 4 * lane;
@@ -336,7 +357,7 @@ __device__ __forceinline__ int stream_ring(float4 (&acc)[AG_ROWS], const GemvVie
 #pragma unroll
     for (int j = 0; j < AG_BATCH; ++j) r[j] = sl[j * AG_THREADS];
     if (AG_PROBE != 1) {
-#if AG_X_ALONG_K
+#if AG_X_ALONG_K || AG_ROWS >= 4
       fma_batch_staged(acc, xring + slot * AG_XSLOT + g * AG_XQ, r);
 #else
       fma_batch<4>(acc, v, k0 + b * AG_BATCH, r);
