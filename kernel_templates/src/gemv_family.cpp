@@ -169,31 +169,31 @@ std::vector<KernelConfig> GemvFamily::search_space(const Problem& p, const Searc
             for (int pf : {0, 1})
               for (int st : {0, 2, 3, 4, 6})
                 for (int ld : {0, 1}) {
-                g.threads = thr, g.k_groups = kg, g.split_k = sk, g.unroll = un, g.prefetch = pf, g.ld_hint = ld;
-                g.stages = st;
-                const KernelConfig cfg(g, p.trans_a, p.trans_b);
-                if (!is_valid(cfg, nullptr) || !cfg.can_implement(p) || thr > lim.max_threads) continue;
-                // The rings serve the 16-byte path of 4 rows or more, where
-                // the sums leave no registers for batches in flight.
-                // Up to 8 batches of loads in flight a thread (st * un);
-                // the 256-byte hint measured within 1% on rings (NOTES 88).
-                if (st > 0 && (g.vec != 4 || g.rows < 4 || st * un > 8 || ld == 1)) continue;
-                if (cfg.smem_bytes() > lim.max_smem) continue;
-                // Bands narrower than a warp serve one or two rows without
-                // rings (measured: 8 and 16 rows never won with them).
-                if (thr / kg < 32 && g.rows > 2 && st == 0) continue;
-                // Sums and loads in flight must fit the registers the block
-                // size leaves (measured: rows=16 un=2 needs ~170; the
-                // unaligned class also holds its scalar path).
-                const int regs = 48 + 4 * g.rows + 16 * un * (1 + pf) + (g.vec == 1 ? 16 * un : 0);
-                if (regs > std::min(255, lim.regs_per_sm / thr)) continue;
-                // Every thread gets at least one batch of loads; split K only
-                // while the outputs alone leave SMs idle.
-                if (p.k / (int64_t(sk) * kg) < 4 * un) continue;
-                if (sk > 1 && blocks_x(cfg, p) * sk > 32 * lim.sm_count) continue;
-                if (cfg.workspace_floats(p) > KernelConfig::kMaxWorkspaceFloats) continue;
-                out.push_back(cfg);
-              }
+                  g.threads = thr, g.k_groups = kg, g.split_k = sk, g.unroll = un, g.prefetch = pf, g.ld_hint = ld;
+                  g.stages = st;
+                  const KernelConfig cfg(g, p.trans_a, p.trans_b);
+                  if (!is_valid(cfg, nullptr) || !cfg.can_implement(p) || thr > lim.max_threads) continue;
+                  // Rings serve the 16-byte path of 4 rows or more, where the
+                  // sums leave no registers for batches in flight, with up to
+                  // 8 batches of loads in flight a thread (st * un) and no
+                  // 256-byte hint (within 1% on rings, NOTES 88).
+                  if (st > 0 && (g.vec != 4 || g.rows < 4 || st * un > 8 || ld == 1)) continue;
+                  if (cfg.smem_bytes() > lim.max_smem) continue;
+                  // Bands narrower than a warp serve one or two rows without
+                  // rings (measured: 8 and 16 rows never won with them).
+                  if (thr / kg < 32 && g.rows > 2 && st == 0) continue;
+                  // Sums and loads in flight must fit the registers the block
+                  // size leaves (measured: rows=16 un=2 needs ~170; the
+                  // unaligned class also holds its scalar path).
+                  const int regs = 48 + 4 * g.rows + 16 * un * (1 + pf) + (g.vec == 1 ? 16 * un : 0);
+                  if (regs > std::min(255, lim.regs_per_sm / thr)) continue;
+                  // Every thread gets at least one batch of loads; split K only
+                  // while the outputs alone leave SMs idle.
+                  if (p.k / (int64_t(sk) * kg) < 4 * un) continue;
+                  if (sk > 1 && blocks_x(cfg, p) * sk > 32 * lim.sm_count) continue;
+                  if (cfg.workspace_floats(p) > KernelConfig::kMaxWorkspaceFloats) continue;
+                  out.push_back(cfg);
+                }
   }
   return out;
 }
