@@ -6,9 +6,12 @@
 //
 //   kernel_probe --config "tf32x3wg bn=128 wg=2 ..." --shape 4096x4096x4096
 //                --variant "-DAG_PROBE=1" --variant "-DAG_TF32_PASSES=1"
+// --source times a working copy of the config's template instead of the
+// one built in (an experiment that need not be committed to be measured).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -41,13 +44,16 @@ std::vector<std::string> split_words(const std::string& s) {
 /// inputs and times it (L2 flushed before each run).
 /// With `cubin_path` non-empty the build's cubin is also written there (for
 /// cuobjdump -sass on the GPU machine).
+/// `source` replaces the template's text where it is not empty.
 ProbeRow probe(const KernelConfig& cfg, const std::string& extra, const DeviceInfo& dev, Verifier& ver,
-               Benchmark& bench, CUstream st, const Problem& p, const std::string& cubin_path) {
+               Benchmark& bench, CUstream st, const Problem& p, const std::string& cubin_path,
+               const std::string& source) {
   ProbeRow row;
   row.variant = extra.empty() ? "(as built)" : extra;
   try {
     const KernelTemplate& t = cfg.family().source();
-    const CompileResult r = compile_kernel(cfg, kernel_arch(cfg, dev), t.source(), t.file(), split_words(extra));
+    const CompileResult r = compile_kernel(cfg, kernel_arch(cfg, dev), source.empty() ? t.source() : source, t.file(),
+                                           split_words(extra));
     if (!cubin_path.empty())
       std::ofstream(cubin_path, std::ios::binary).write(reinterpret_cast<const char*>(r.cubin.data()),
                                                         std::streamsize(r.cubin.size()));
@@ -72,7 +78,7 @@ ProbeRow probe(const KernelConfig& cfg, const std::string& extra, const DeviceIn
 
 int main(int argc, char** argv) {
   CLI::App app{"kernel_probe: time one kernel config and its -D variants on one shape (GPU)"};
-  std::string config_text, shape_text, json_out, cubin_dir;
+  std::string config_text, shape_text, json_out, cubin_dir, source_path;
   std::vector<std::string> variants;
   int device = 0;
   app.add_option("--config", config_text, "canonical config text")->required();
@@ -81,7 +87,15 @@ int main(int argc, char** argv) {
   app.add_option("--device", device, "GPU ordinal");
   app.add_option("--json", json_out, "write the rows as JSON here");
   app.add_option("--cubin-dir", cubin_dir, "also write each variant's cubin here as variant<N>.cubin (0: as built)");
+  app.add_option("--source", source_path, "compile this working copy of the config's template instead of the built-in one")
+      ->check(CLI::ExistingFile);
   CLI11_PARSE(app, argc, argv);
+  std::string source;
+  if (!source_path.empty()) {
+    std::ifstream in(source_path, std::ios::binary);
+    source.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) return std::fprintf(stderr, "kernel_probe: cannot read %s\n", source_path.c_str()), 2;
+  }
   std::string err;
   const auto cfg = KernelConfig::parse(config_text, &err);
   if (!cfg) return std::fprintf(stderr, "kernel_probe: --config: %s\n", err.c_str()), 2;
@@ -104,7 +118,7 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < variants.size(); ++i) {
       const std::string& v = variants[i];
       const std::string cubin = cubin_dir.empty() ? "" : cubin_dir + "/variant" + std::to_string(i) + ".cubin";
-      const ProbeRow r = probe(*cfg, v, dev, ver, bench, stream.get(), p, cubin);
+      const ProbeRow r = probe(*cfg, v, dev, ver, bench, stream.get(), p, cubin, source);
       if (!r.error.empty())
         std::printf("%-44s failed: %s\n", r.variant.c_str(), r.error.c_str());
       else
