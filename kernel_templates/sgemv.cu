@@ -115,6 +115,20 @@ __device__ __forceinline__ float4 ld_mat4(const float* p) {
 
 __device__ __forceinline__ bool aligned16(const void* p) { return ((unsigned long long)p & 15) == 0; }
 
+// Technique: a programmatic dependent launch (sm_90+; the host launches
+// agemv with the programmatic-serialization attribute). The kernel waits
+// for the previous kernel of the stream to end and its memory to be
+// visible before it touches any, then lets the next kernel launch: a
+// product of 20-30 us streams from a block start and a first load that
+// otherwise wait for the previous kernel's last block, and the next
+// call's launch overlaps this one. Elsewhere both are no-ops.
+__device__ __forceinline__ void begin_after_previous_kernel() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 #if AG_DOT
 #if AG_ROWS != 1
 #error "the dot kernel keeps one row (AG_ROWS == 1)"
@@ -125,6 +139,7 @@ __device__ __forceinline__ bool aligned16(const void* p) { return ((unsigned lon
 extern "C" __global__ void __launch_bounds__(AG_THREADS)
     agemv(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda, const float* __restrict__ B,
           i64 ldb, float beta, float* __restrict__ C, i64 ldc) {
+  begin_after_previous_kernel();
   const GemvView v = view(M, N, A, lda, B, ldb, C, ldc);
   const int lane = threadIdx.x % 32;
   const i64 row = (i64)blockIdx.x * (AG_THREADS / 32) + threadIdx.x / 32;
@@ -543,6 +558,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS)
           i64 ldb, float beta, float* __restrict__ C, i64 ldc, float* __restrict__ workspace) {
   extern __shared__ float4 dyn[];  // the rings, then the groups' fold
   __shared__ int is_last;
+  begin_after_previous_kernel();
   const GemvView v = view(M, N, A, lda, B, ldb, C, ldc);
 #if AG_VEC == 4
   axpy<4>(v, K, alpha, beta, workspace, dyn, is_last);

@@ -27,7 +27,34 @@ SearchLimits SearchLimits::of(const DeviceInfo& dev) {
   return l;
 }
 
-void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs& a, const char* name) {
+namespace {
+
+// One launch; a programmatic dependent launch (sm_90+) where asked: the
+// kernel may start before the previous kernel of the stream has ended, and
+// must begin with griddepcontrol.wait.
+void enqueue(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem, CUstream stream,
+             void** args, bool programmatic, const char* name) {
+  if (!programmatic) {
+    check(driver().cuLaunchKernel(f, gx, gy, gz, block, 1, 1, smem, stream, args, nullptr), name);
+    return;
+  }
+  CUlaunchAttribute attr{};
+  attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attr.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig cfg{};
+  cfg.gridDimX = gx, cfg.gridDimY = gy, cfg.gridDimZ = gz;
+  cfg.blockDimX = block, cfg.blockDimY = cfg.blockDimZ = 1;
+  cfg.sharedMemBytes = smem;
+  cfg.hStream = stream;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  check(driver().cuLaunchKernelEx(&cfg, f, args, nullptr), name);
+}
+
+}  // namespace
+
+void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs& a, const char* name,
+                        bool programmatic) {
   const Problem& p = a.call.problem;
   int m = int(p.m), n = int(p.n), k = int(p.k);
   float alpha = a.call.alpha, beta = a.call.beta;
@@ -48,7 +75,7 @@ void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs&
     pa = reinterpret_cast<CUdeviceptr>(a0 ? a0 + first * sa : nullptr);
     pb = reinterpret_cast<CUdeviceptr>(b0 ? b0 + first * sb : nullptr);
     pc = reinterpret_cast<CUdeviceptr>(c0 ? c0 + first * sc : nullptr);
-    check(driver().cuLaunchKernel(f, g.grid_x, g.grid_y, z, g.block, 1, 1, g.smem, a.stream, args, nullptr), name);
+    enqueue(f, g.grid_x, g.grid_y, z, g.block, g.smem, a.stream, args, programmatic && a.dependent_launch, name);
   }
 }
 
@@ -62,24 +89,9 @@ void launch_reduce_kernel(CUfunction f, const LaunchArgs& a, const char* name) {
   const unsigned blocks =
       unsigned(std::max<long long>(1, std::min<long long>((total + 255) / 256, (long long)a.sm_count * 8)));
   void* args[] = {&m, &n, &alpha, &ws, &beta, &pc, &ldc};
-  if (!a.dependent_launch) {
-    check(driver().cuLaunchKernel(f, blocks, 1, 1, 256, 1, 1, 0, a.stream, args, nullptr), name);
-    return;
-  }
   // The reduction's launch overlaps the main kernel's last blocks; its
   // griddepcontrol.wait holds every read until the main kernel is done.
-  CUlaunchAttribute attr{};
-  attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-  attr.value.programmaticStreamSerializationAllowed = 1;
-  CUlaunchConfig cfg{};
-  cfg.gridDimX = blocks;
-  cfg.gridDimY = cfg.gridDimZ = 1;
-  cfg.blockDimX = 256;
-  cfg.blockDimY = cfg.blockDimZ = 1;
-  cfg.hStream = a.stream;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
-  check(driver().cuLaunchKernelEx(&cfg, f, args, nullptr), name);
+  enqueue(f, blocks, 1, 1, 256, 0, a.stream, args, a.dependent_launch, name);
 }
 
 const char* to_string(AccuracyClass a) {

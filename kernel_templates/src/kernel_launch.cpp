@@ -1,6 +1,8 @@
 #include "autogemm/kernel_launch.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 namespace autogemm {
 
@@ -14,6 +16,16 @@ namespace {
 
 // Makes ptxas report spills as a warning in the log (the cubin is unchanged).
 const char* const kWarnOnSpills = "--ptxas-options=--warn-on-spills";
+
+// AUTOGEMM_DEPENDENT_LAUNCH=0 turns programmatic dependent launches off (for
+// tools that do not follow them, and to measure what they buy).
+bool dependent_launch_allowed() {
+  static const bool allowed = [] {
+    const char* v = std::getenv("AUTOGEMM_DEPENDENT_LAUNCH");
+    return !(v && std::strcmp(v, "0") == 0);
+  }();
+  return allowed;
+}
 
 }  // namespace
 
@@ -51,7 +63,7 @@ LoadedKernel LoadedKernel::load(const KernelConfig& cfg, const std::vector<char>
   for (const std::string& entry : cfg.family().entry_points(cfg)) k.functions_.push_back(k.module_.function(entry.c_str()));
   const CUfunction main = k.functions_.at(0);
   k.sm_count_ = dev.sm_count;
-  k.dependent_launch_ = dev.cc_major >= 9;
+  k.dependent_launch_ = dev.cc_major >= 9 && dependent_launch_allowed();
   const DriverApi& d = driver();
   check(d.cuFuncGetAttribute(&k.res_.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, main), "cuFuncGetAttribute");
   check(d.cuFuncGetAttribute(&k.res_.local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, main), "cuFuncGetAttribute");

@@ -66,8 +66,10 @@ struct LaunchArgs {
   CUstream stream;
   CUdeviceptr workspace;  ///< workspace_floats() floats, zero-filled once
   int sm_count;
-  /// The device runs a reduction launched with programmatic serialization
-  /// (sm_90 and later): it may start before the main kernel has ended.
+  /// The device runs kernels launched with programmatic serialization
+  /// (sm_90 and later, unless AUTOGEMM_DEPENDENT_LAUNCH=0): a split-K
+  /// reduction, or a gemv kernel, may start before the kernel before it in
+  /// the stream has ended.
   bool dependent_launch = false;
 };
 
@@ -77,8 +79,11 @@ struct LaunchArgs {
 /// as many arguments as the kernel declares, so a kernel without a workspace
 /// simply ends at C, ldc. A strided batch (only for configs that batch())
 /// goes into grid z in launches of at most 65535 products, each launch's
-/// operands moved to its first product. `name` is for errors. Throws CudaError.
-void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs& a, const char* name);
+/// operands moved to its first product. With `programmatic` and
+/// a.dependent_launch, a programmatic dependent launch: the kernel must
+/// begin with griddepcontrol.wait. `name` is for errors. Throws CudaError.
+void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs& a, const char* name,
+                        bool programmatic = false);
 
 /// Enqueues `f`, a split-K reduction that folds a workspace of partial sums
 /// into C, on a grid of 256-thread blocks spread over the GPU (grid-stride,
