@@ -84,15 +84,17 @@ typedef long long i64;
 
 __device__ __forceinline__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 
-// Technique: programmatic dependent launch between the split-K kernel and
-// its reduction (sm_90+; the host launches the reduction with the
-// programmatic-serialization attribute). Each block of the main kernel
-// allows the reduction to launch once its inner product is done, so the
-// launch overlaps the last blocks; the reduction waits for the main
-// kernel's completion and memory flush before it reads a partial.
-// Elsewhere both are no-ops.
-__device__ __forceinline__ void allow_dependent_launch() {
+// Technique: programmatic dependent launches (sm_90+; the host launches
+// the main kernel and the split-K reduction with the programmatic-
+// serialization attribute). The main kernel waits for the kernel before it
+// in the stream to end and its memory to be visible before it touches any,
+// then lets the next kernel launch: its blocks start while the previous
+// call's last blocks run, and the reduction's launch overlaps its own. The
+// reduction waits for the main kernel's completion and memory flush before
+// it reads a partial. Elsewhere both are no-ops.
+__device__ __forceinline__ void begin_after_previous_kernel() {
 #if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
 }
@@ -297,6 +299,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   float* As = smem;                                  // [AG_STAGES][AG_BK][AG_LDS_A]
   float* Bs = smem + AG_STAGES * AG_STAGE_A;         // [AG_STAGES][AG_BK][AG_LDS_B]
 
+  begin_after_previous_kernel();
   const int tid = threadIdx.x;
   // Sizes up to 2^31 - 1: round up in 64 bits (M + AG_BM - 1 can wrap).
   const int tiles_m = (int)(((i64)M + AG_BM - 1) / AG_BM);
@@ -418,7 +421,6 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   cp_async_wait<0>();
 
 #if AG_SPLIT_K > 1
-  allow_dependent_launch();
   // Partial tile z goes to workspace slice z, rows of AG_WS_LD(N) floats
   // (a multiple of 4, so every store is 16 bytes); the reduce kernel applies
   // alpha and beta.

@@ -29,7 +29,7 @@ LaunchGeometry GenericFamily::geometry(const KernelConfig&, const Problem& p) co
 }
 
 void GenericFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
-  launch_gemm_kernel(a.functions.at(0), geometry(c, a.call.problem), a, "cuLaunchKernel(agemm_generic)");
+  launch_gemm_kernel(a.functions.at(0), geometry(c, a.call.problem), a, "cuLaunchKernelEx(agemm_generic)", true);
 }
 
 std::vector<KernelConfig> GenericFamily::search_space(const Problem&, const SearchLimits&) const { return {}; }

@@ -154,7 +154,7 @@ std::vector<std::string> TiledFamily::entry_points(const KernelConfig& c) const 
 
 void TiledFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   const Problem& p = a.call.problem;
-  launch_gemm_kernel(a.functions.at(0), geometry(c, p), a, "cuLaunchKernel(agemm_tiled)");
+  launch_gemm_kernel(a.functions.at(0), geometry(c, p), a, "cuLaunchKernelEx(agemm_tiled)", true);
   if (a.functions.size() < 2) return;
   // rd=1: the second kernel folds every tile's slices, spread over the GPU.
   launch_reduce_kernel(a.functions[1], a, "cuLaunchKernel(agemm_splitk_reduce)");

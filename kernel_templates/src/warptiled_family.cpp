@@ -253,7 +253,7 @@ void WarpTiledFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   CanonicalCall inner = a.call;
   inner.problem.m = main.m, inner.problem.n = main.n;
   const LaunchArgs ai{a.functions, inner, a.stream, a.workspace, a.sm_count, a.dependent_launch};
-  launch_gemm_kernel(a.functions.at(0), geometry(c, inner.problem), ai, "cuLaunchKernel(agemm_warptiled)");
+  launch_gemm_kernel(a.functions.at(0), geometry(c, inner.problem), ai, "cuLaunchKernelEx(agemm_warptiled)", true);
   // sk > 1: the second kernel folds the partial tiles into C, over the GPU.
   if (params(c).split_k > 1) launch_reduce_kernel(a.functions.at(1), ai, "cuLaunchKernel(agemm_warptiled_reduce)");
   if (params(c).peel == 1) launch_strips(a.functions.data() + a.functions.size() - 4, main, a);
