@@ -441,8 +441,6 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
   // any problem), then AG_SPLIT_K * M * N floats of partial tiles. Counters
   // and partials never overlap, whatever problem used the workspace before.
   {
-#if AG_SPLIT_REDUCE
-  #endif
     __shared__ int is_last;
     const i64 slice = (i64)M * N;
     unsigned* counters = reinterpret_cast<unsigned*>(workspace);

@@ -67,9 +67,9 @@ struct LaunchArgs {
   CUdeviceptr workspace;  ///< workspace_floats() floats, zero-filled once
   int sm_count;
   /// The device runs kernels launched with programmatic serialization
-  /// (sm_90 and later, unless AUTOGEMM_DEPENDENT_LAUNCH=0): a split-K
-  /// reduction, or a gemv kernel, may start before the kernel before it in
-  /// the stream has ended.
+  /// (sm_90 and later, unless AUTOGEMM_DEPENDENT_LAUNCH=0): a strict
+  /// family's main kernel, or a split-K reduction, may start before the
+  /// kernel before it in the stream has ended.
   bool dependent_launch = false;
 };
 
