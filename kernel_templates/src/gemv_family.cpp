@@ -249,8 +249,10 @@ double GemvFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchL
   // sums in order, a row at a time (~4 cycles an add at ~2 GHz).
   const double t_group_fold = double(g.k_groups - 1) * g.rows * 2e-9;
   const double t_fma = 2.0 * g.rows * len * double(p.k) / 40e12;
-  // The chain overlaps the stream only in part: a quarter of the shorter shows.
-  return std::max(t_mem, t_chain) + 0.25 * std::min(t_mem, t_chain) + t_fold + t_group_fold + t_fma;
+  // The chain overlaps the stream but for its start, which a dependent
+  // launch overlaps with the previous call's tail: a tenth of the shorter
+  // shows (fitted to the exhaustive H200 recordings of tests/tuner/data).
+  return std::max(t_mem, t_chain) + 0.1 * std::min(t_mem, t_chain) + t_fold + t_group_fold + t_fma;
 }
 
 std::vector<KernelConfig> GemvFamily::history_variants(const KernelConfig& winner) const { return {winner}; }
