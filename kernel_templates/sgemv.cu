@@ -211,9 +211,25 @@ __device__ __forceinline__ float4 load_row(const float* m, const GemvView& v, i6
   return make_float4(e[0], e[1], e[2], e[3]);
 }
 
+#if AG_STAGES > 0
+// Technique: with rings a thread's sums of one row are kept rotated, the
+// sum of output column c in component c - 1 (mod 4), and put back in order
+// only when they leave the thread (unrotate). ptxas gives a float4 four
+// consecutive registers in component order, so otherwise each FFMA reads
+// the matrix's column c and its sum from registers equal modulo 4: same
+// register bank, a dispatch stall. Measured (kernel_probe, H200, with the
+// ring's split loop below): 16 rows 17.31 -> 17.50 TFLOP/s, 16x8192x8192
+// 27.05 -> 27.65; the FFMAs with two reads in one bank 147 -> 82 of 512.
+__device__ __forceinline__ void fma4(float4& acc, float x, const float4& b) {
+  acc.w = fmaf(x, b.x, acc.w), acc.x = fmaf(x, b.y, acc.x), acc.y = fmaf(x, b.z, acc.y), acc.z = fmaf(x, b.w, acc.z);
+}
+__device__ __forceinline__ float4 unrotate(const float4& a) { return make_float4(a.w, a.x, a.y, a.z); }
+#else
 __device__ __forceinline__ void fma4(float4& acc, float x, const float4& b) {
   acc.x = fmaf(x, b.x, acc.x), acc.y = fmaf(x, b.y, acc.y), acc.z = fmaf(x, b.z, acc.z), acc.w = fmaf(x, b.w, acc.w);
 }
+__device__ __forceinline__ float4 unrotate(const float4& a) { return a; }
+#endif
 
 // acc[r] += x(r, k + j) * b[j] for the batch's AG_BATCH steps, in k order.
 // Technique: the vectors are read in 16-byte pieces along their contiguous
@@ -324,6 +340,22 @@ __device__ __forceinline__ void fma_batch_staged(float4 (&acc)[AG_ROWS], const f
 #endif
 }
 
+// The FMAs of the batch in ring slot `slot` (its first k is k); xr is the
+// thread's group's x in the warp's slot 0.
+__device__ __forceinline__ void ring_batch(float4 (&acc)[AG_ROWS], const GemvView& v, int slot, const float4* ring,
+                                           const float4* xr, int k) {
+  const float4* sl = ring + slot * AG_BATCH * AG_THREADS;
+  float4 r[AG_BATCH];
+#pragma unroll
+  for (int j = 0; j < AG_BATCH; ++j) r[j] = sl[j * AG_THREADS];
+  if (AG_PROBE == 1) return;
+#if AG_X_ALONG_K || AG_ROWS >= 4
+  fma_batch_staged(acc, xr + slot * AG_XSLOT, r);
+#else
+  fma_batch<4>(acc, v, k, r);
+#endif
+}
+
 // The whole batches of [k0, k1) through the rings (16-byte path); returns
 // the first k left to stream.
 // Technique: a ring per thread. Each thread copies its own 16-byte pieces of
@@ -357,27 +389,25 @@ __device__ __forceinline__ int stream_ring(float4 (&acc)[AG_ROWS], const GemvVie
                 k0 + s * AG_BATCH, lane);
     cp_async_commit();  // empty groups too: the wait count stays exact
   }
-  for (int b = 0; b < batches; ++b) {
+  // Technique: the batches that refill the ring run in a loop of their own
+  // and the last S - 1 after it: no refill test, and no divergent branch
+  // with its convergence barrier, in the loop that does nearly all the work.
+  int b = 0;
+  for (; b < batches - (AG_STAGES - 1); ++b) {
     cp_async_wait_ring();  // this thread's copies of batch b have landed
     __syncwarp(group);     // and the group's; the group is done with batch b - 1
     // Batch b - 1's slot takes batch b + S - 1.
     const int refill = b + AG_STAGES - 1, rs = refill % AG_STAGES;
-    if (refill < batches)
-      fill_slot(ring + rs * AG_BATCH * AG_THREADS, m + refill * step, v.ld, bytes, xring + rs * AG_XSLOT + g * AG_XQ,
-                v, k0 + refill * AG_BATCH, lane);
+    fill_slot(ring + rs * AG_BATCH * AG_THREADS, m + refill * step, v.ld, bytes, xring + rs * AG_XSLOT + g * AG_XQ,
+              v, k0 + refill * AG_BATCH, lane);
     cp_async_commit();
-    const int slot = b % AG_STAGES;
-    const float4* sl = ring + slot * AG_BATCH * AG_THREADS;
-    float4 r[AG_BATCH];
-#pragma unroll
-    for (int j = 0; j < AG_BATCH; ++j) r[j] = sl[j * AG_THREADS];
-    if (AG_PROBE != 1) {
-#if AG_X_ALONG_K || AG_ROWS >= 4
-      fma_batch_staged(acc, xring + slot * AG_XSLOT + g * AG_XQ, r);
-#else
-      fma_batch<4>(acc, v, k0 + b * AG_BATCH, r);
-#endif
-    }
+    ring_batch(acc, v, b % AG_STAGES, ring, xring + g * AG_XQ, k0 + b * AG_BATCH);
+  }
+  for (; b < batches; ++b) {
+    cp_async_wait_ring();
+    __syncwarp(group);
+    cp_async_commit();  // an empty group: the wait count stays exact
+    ring_batch(acc, v, b % AG_STAGES, ring, xring + g * AG_XQ, k0 + b * AG_BATCH);
   }
   return k0 + batches * AG_BATCH;
 }
@@ -414,7 +444,10 @@ __device__ __forceinline__ void stream_slice(float4 (&acc)[AG_ROWS], const GemvV
     for (int j = 0; j < AG_BATCH; ++j) b[j] = next[j];
   }
 #else
-  for (; k + AG_BATCH <= k1; k += AG_BATCH, m += AG_BATCH * v.ld) {
+  // After a ring only the last K % AG_BATCH steps are left (below); without
+  // the test ptxas holds this loop's registers anyway (measured: 168 -> 164
+  // at 16 rows, 134 -> 93 for the 8-row winner).
+  for (; !(AG_STAGES > 0 && VEC == 4) && k + AG_BATCH <= k1; k += AG_BATCH, m += AG_BATCH * v.ld) {
     float4 b[AG_BATCH];
 #pragma unroll
     for (int j = 0; j < AG_BATCH; ++j) b[j] = load_row<VEC>(m + j * v.ld, v, base, lane, full);
@@ -486,7 +519,8 @@ __device__ __forceinline__ void fold_groups(const GemvView& v, float4 (&acc)[AG_
         s.x += p.x, s.y += p.y, s.z += p.z, s.w += p.w;
       }
       const int c = e % AG_CW, l = c % AG_LW;
-      put_sums<VEC>(v, r0 + e / AG_CW, ((i64)blockIdx.x * AG_CW + c - l) * 4, l, alpha, s, beta, workspace);
+      put_sums<VEC>(v, r0 + e / AG_CW, ((i64)blockIdx.x * AG_CW + c - l) * 4, l, alpha, unrotate(s), beta,
+                    workspace);
     }
     __syncthreads();
   }
@@ -519,7 +553,7 @@ __device__ __forceinline__ void axpy(const GemvView& v, int K, float alpha, floa
   fold_groups<VEC>(v, acc, cw, kg, alpha, beta, workspace, dyn);
 #else
 #pragma unroll
-  for (int r = 0; r < AG_ROWS; ++r) put_sums<VEC>(v, r, base, lane, alpha, acc[r], beta, workspace);
+  for (int r = 0; r < AG_ROWS; ++r) put_sums<VEC>(v, r, base, lane, alpha, unrotate(acc[r]), beta, workspace);
 #endif
 #if AG_SPLIT_K > 1
   unsigned* counters = reinterpret_cast<unsigned*>(workspace);

@@ -94,7 +94,9 @@ bool GemvFamily::is_valid(const KernelConfig& c, std::string* why) const {
     return fail(why, "st needs the axpy kernel and pf 0 (the ring replaces the register prefetch)");
   if (smem_bytes(c) > kMaxSmemBytes) return fail(why, "the rings need more than 227 KB of shared memory (st*un*thr)");
   if (g.threads / g.k_groups < 8) return fail(why, "thr/kg must be at least 8 (threads along the outputs)");
-  if (g.rows * g.unroll > 32) return fail(why, "rows*un must be at most 32 (the sums and loads in flight fit in registers)");
+  // A ring's batches wait in shared memory, not in registers.
+  if (g.rows * g.unroll > (g.stages > 0 ? 64 : 32))
+    return fail(why, "rows*un must be at most 32, 64 with rings (the sums and loads in flight fit in registers)");
   return true;
 }
 
@@ -178,9 +180,9 @@ std::vector<KernelConfig> GemvFamily::search_space(const Problem& p, const Searc
                   if (!is_valid(cfg, nullptr) || !cfg.can_implement(p) || thr > lim.max_threads) continue;
                   // Rings serve the 16-byte path of 4 rows or more, where the
                   // sums leave no registers for batches in flight, with up to
-                  // 8 batches of loads in flight a thread (st * un) and no
-                  // 256-byte hint (within 1% on rings, NOTES 88).
-                  if (st > 0 && (g.vec != 4 || g.rows < 4 || st * un > 8 || ld == 1)) continue;
+                  // 8 loads a thread in flight during the FMAs ((st - 1) * un)
+                  // and no 256-byte hint (within 1% on rings, NOTES 88).
+                  if (st > 0 && (g.vec != 4 || g.rows < 4 || (st - 1) * un > 8 || ld == 1)) continue;
                   if (cfg.smem_bytes() > lim.max_smem) continue;
                   // Bands narrower than a warp serve one or two rows without
                   // rings (measured: 8 and 16 rows never won with them).

@@ -39,6 +39,15 @@ TEST(Gemv, RingsNeedTheAxpyKernelAndNoRegisterPrefetch) {
   EXPECT_EQ(KernelConfig(g, false, false).to_string(), "gemv one=0 rows=16 thr=128 kg=16 sk=1 un=2 st=3 vec=4 ta=0 tb=0");
 }
 
+TEST(Gemv, RingsTakeLongerBatchesThanRegistersHold) {
+  std::string why;
+  GemvParams g = ring(16, 128, 16, 1, 4, 3, 4);  // 16 rows, batches of 16 k: 64 float4 of the matrix a thread
+  EXPECT_TRUE(KernelConfig(g, false, false).is_valid(&why)) << why;
+  g.stages = 0;  // the same batches in registers beside 64 sums
+  EXPECT_FALSE(KernelConfig(g, false, false).is_valid(&why));
+  EXPECT_NE(why.find("rows*un"), std::string::npos) << why;
+}
+
 TEST(Gemv, SharedMemoryHoldsTheRingsOrTheGroupsFold) {
   // Rings: st batches of 4 * un float4 a thread, and per warp st slots of
   // (rows * un + 1) float4 for each of its 32 / (thr / kg) groups.
@@ -85,14 +94,15 @@ TEST(Gemv, RingConfigsBuildWithoutSpillsInEveryAxpyLayout) {
   for (int one : {0, 1})
     for (int t = 0; t < 4; ++t) {
       const bool ta = t & 1, tb = t & 2;
-      for (const GemvParams& base : {ring(16, 128, 16, 1, 2, 3, 4), ring(8, 256, 32, 1, 2, 3, 4)}) {
+      for (const GemvParams& base :
+           {ring(16, 128, 16, 1, 2, 3, 4), ring(16, 128, 16, 1, 4, 3, 4), ring(8, 256, 32, 1, 2, 3, 4)}) {
         GemvParams g = base;
         g.one = one;
         const KernelConfig c(g, ta, tb);
         if (c.is_valid(nullptr)) builds.push_back({c, {}, {}, {}});
       }
     }
-  ASSERT_EQ(builds.size(), 8u);  // two layouts of each short side run axpy
+  ASSERT_EQ(builds.size(), 12u);  // two layouts of each short side run axpy
   build_without_spills(builds, "sm_90");
 }
 
