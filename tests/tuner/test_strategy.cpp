@@ -207,6 +207,36 @@ TEST(ModelCutoff, RulesOutOnlyWhatTheFamilysMostFavourableCalibrationCannotBring
   EXPECT_EQ(cut.ruled_out(slowest), model_cost(slowest, p, lim) * 1.5 > ModelCutoff::kMargin * best);
 }
 
+TEST(ModelCutoff, EveryFamilysCalibratingCandidatesAreMeasuredFirst) {
+  const SearchLimits lim;
+  const Problem p = shape("4096x4096x4096:NT");
+  std::vector<KernelConfig> space = WarpTiledFamily::instance().search_space(p, lim);
+  const auto tiled = TiledFamily::instance().search_space(p, lim);
+  space.insert(space.end(), tiled.begin(), tiled.end());
+  const auto picks = select_candidates(StrategyKind::Model, space, p, lim, 32, 1);
+  const auto order = calibration_first(picks);
+  ASSERT_EQ(order.size(), picks.size());
+  EXPECT_TRUE(std::is_permutation(order.begin(), order.end(), picks.begin()));
+  // On this shape the model puts every tiled candidate behind the
+  // warptiled ones; reordered, both families' calibrating candidates lead.
+  const int k = ModelCutoff::kMinMeasured;
+  ASSERT_TRUE(picks.front().is<WarpTiledParams>());
+  ASSERT_TRUE(picks[size_t(k)].is<WarpTiledParams>());
+  std::map<std::string, int> lead;
+  for (int i = 0; i < 2 * k; ++i) ++lead[order[size_t(i)].family().name()];
+  EXPECT_EQ(lead["warptiled"], k);
+  EXPECT_EQ(lead["tiled"], k);
+  // Within each part, each family keeps its own order.
+  for (const char* family : {"warptiled", "tiled"}) {
+    std::vector<std::string> a, b;
+    for (const KernelConfig& c : picks)
+      if (c.family().name() == family) a.push_back(c.to_string());
+    for (const KernelConfig& c : order)
+      if (c.family().name() == family) b.push_back(c.to_string());
+    EXPECT_EQ(a, b) << family;
+  }
+}
+
 TEST(ModelCutoff, AFamilyWithoutEnoughMeasurementsKeepsEveryCandidate) {
   const SearchLimits lim;
   const Problem p = shape("16x4096x4096");

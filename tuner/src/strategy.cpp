@@ -84,6 +84,15 @@ std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<Ke
   return out;
 }
 
+std::vector<KernelConfig> calibration_first(const std::vector<KernelConfig>& candidates) {
+  std::map<const KernelFamily*, int> taken;
+  std::vector<KernelConfig> first, rest;
+  for (const KernelConfig& c : candidates)
+    (taken[&c.family()]++ < ModelCutoff::kMinMeasured ? first : rest).push_back(c);
+  first.insert(first.end(), rest.begin(), rest.end());
+  return first;
+}
+
 void ModelCutoff::measured(const KernelConfig& c, double ms) {
   const double modelled = model_cost(c, p_, lim_);
   if (!(ms > 0) || !(modelled > 0) || !std::isfinite(ms) || !std::isfinite(modelled)) return;

@@ -130,6 +130,7 @@ std::vector<Job> plan_jobs(const Problem& p, const DeviceInfo& dev, const TuneOp
   *space_size = space.size();
   const std::vector<KernelConfig> from_history = history_candidates(p, space, opt.history, opt.history_limit);
   std::vector<KernelConfig> chosen = select_candidates(opt.strategy, space, p, lim, opt.budget, opt.seed, from_history);
+  if (opt.strategy == StrategyKind::Model) chosen = calibration_first(chosen);
   const KernelConfig def = default_config(p);
   if (std::find(families.begin(), families.end(), &def.family()) != families.end()) chosen.insert(chosen.begin(), def);
   std::set<std::string> skip(opt.skip.begin(), opt.skip.end());

@@ -58,6 +58,15 @@ std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<Ke
                                             const Problem& p, const SearchLimits& lim, int budget,
                                             unsigned seed, const std::vector<KernelConfig>& preferred = {});
 
+/// The measuring order of a model tuning's candidates: each family's first
+/// ModelCutoff::kMinMeasured candidates, in their order, then the rest in
+/// theirs. Why: the cutoff can rule out a family's far end only after that
+/// many of the family are measured, and it saves their compiles only while
+/// the compile threads (a few dozen candidates ahead of measuring) have not
+/// reached them; in plain model order a family that comes last (the tiled
+/// one on large shapes) was compiled whole before its first measurement.
+std::vector<KernelConfig> calibration_first(const std::vector<KernelConfig>& candidates);
+
 /// Rules out, during a model tuning, candidates that cannot win. Per family,
 /// each measured candidate gives a ratio measured / modelled time (the model's
 /// units differ between families); once a family has kMinMeasured of them, a
