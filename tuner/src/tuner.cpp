@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <future>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -33,13 +34,18 @@ struct Job {
   KernelConfig config;
   std::string arch;  ///< the family's NVRTC target on this device
   const InjectedKernel* injected = nullptr;
+  /// Model tunings: the job waits to be compiled until the measuring has
+  /// gone past job `hold_until` (its family's last calibrating candidate),
+  /// so that ModelCutoff can rule it out first. -1: compiled in turn.
+  long hold_until = -1;
 };
 
 /// Compiles `jobs` on `threads` workers; results are consumed in order
 /// while later ones are still compiling, so NVRTC overlaps GPU measuring.
-/// Compiling stays at most two jobs a thread ahead of the consumer, so that
-/// when `skip` (asked as a job's turn comes) rules a job out, its compile is
-/// saved too; a skipped job is not compiled.
+/// Compiling stays at most two jobs a thread ahead of the consumer, and a
+/// job waits for its hold_until to be consumed, so that when `skip` (asked
+/// as a job's turn comes) rules a job out, its compile is saved too; a
+/// skipped job is not compiled.
 class CompilePool {
  public:
   CompilePool(const std::vector<Job>& jobs, int threads, std::function<bool(const Job&)> skip)
@@ -71,7 +77,8 @@ class CompilePool {
     for (size_t i; (i = next_++) < jobs_.size();) {
       {
         std::unique_lock<std::mutex> lock(mu_);
-        turn_.wait(lock, [&] { return stop_ || i < consumed_ + ahead_; });
+        const long hold = jobs_[i].hold_until;
+        turn_.wait(lock, [&] { return stop_ || (i < consumed_ + ahead_ && (hold < 0 || consumed_ > size_t(hold))); });
         if (stop_) return;
       }
       promises_[i].set_value(build(jobs_[i]));
@@ -120,6 +127,23 @@ class CompilePool {
   bool stop_ = false;
 };
 
+/// Holds each family's candidates after its first ModelCutoff::kMinMeasured
+/// (calibration_first put those in front) until they are measured: only
+/// then can the cutoff rule the others out before they are compiled. In
+/// plain turn the compile threads, ahead of the measuring, built most of a
+/// family's far end before its first measurement came back.
+void hold_for_calibration(std::vector<Job>& jobs) {
+  std::map<const KernelFamily*, long> last_calibrating;
+  std::map<const KernelFamily*, int> seen;
+  for (size_t i = 0; i < jobs.size(); ++i)
+    if (!jobs[i].injected && seen[&jobs[i].config.family()]++ < ModelCutoff::kMinMeasured)
+      last_calibrating[&jobs[i].config.family()] = long(i);
+  seen.clear();
+  for (Job& j : jobs)
+    if (!j.injected && seen[&j.config.family()]++ >= ModelCutoff::kMinMeasured)
+      j.hold_until = last_calibrating[&j.config.family()];
+}
+
 /// The candidates of one tuning, in measuring order: the default first (the
 /// bar to beat), then the strategy's picks, then injected test kernels;
 /// failed and already-measured configs left out.
@@ -143,6 +167,7 @@ std::vector<Job> plan_jobs(const Problem& p, const DeviceInfo& dev, const TuneOp
     jobs.push_back({c, kernel_arch(c, dev)});
   }
   for (const InjectedKernel& k : opt.injected) jobs.push_back({k.config, kernel_arch(k.config, dev), &k});
+  if (opt.strategy == StrategyKind::Model) hold_for_calibration(jobs);
   return jobs;
 }
 
