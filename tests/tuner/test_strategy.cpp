@@ -235,6 +235,40 @@ TEST(ModelCutoff, EveryFamilysCalibratingCandidatesAreMeasuredFirst) {
       if (c.family().name() == family) b.push_back(c.to_string());
     EXPECT_EQ(a, b) << family;
   }
+  // History and the default (fixed) stay in front and do not count as
+  // calibrating: the warptiled lead is still six of the model's picks.
+  const auto with_fixed = calibration_first(picks, {picks[2].to_string()});
+  EXPECT_EQ(with_fixed[0], picks[2]);
+  int lead_warptiled = 0;
+  for (int i = 1; i <= 2 * k; ++i) lead_warptiled += with_fixed[size_t(i)].is<WarpTiledParams>();
+  EXPECT_EQ(lead_warptiled, k);
+}
+
+TEST(ModelCutoff, AnotherShapesWinnerSetsTheBestTimeButDoesNotCalibrate) {
+  const SearchLimits lim;
+  const Problem p = shape("2048x2048x2048");
+  auto space = TiledFamily::instance().search_space(p, lim);
+  std::stable_sort(space.begin(), space.end(), [&](const KernelConfig& a, const KernelConfig& b) {
+    return model_cost(a, p, lim) < model_cost(b, p, lim);
+  });
+  ModelCutoff cut(p, lim);
+  const KernelConfig& slowest = space.back();
+  // Another shape's winner, far down the model's order, ran fast: it sets
+  // the best time but not the calibration.
+  cut.measured(slowest, model_cost(slowest, p, lim) * 0.01, false);
+  for (int i = 0; i < ModelCutoff::kMinMeasured - 1; ++i)
+    cut.measured(space[size_t(i)], model_cost(space[size_t(i)], p, lim) * 2.0);
+  EXPECT_FALSE(cut.ruled_out(space[space.size() / 2])) << "calibrated on too few picks";
+  cut.measured(space[size_t(ModelCutoff::kMinMeasured)], model_cost(space[size_t(ModelCutoff::kMinMeasured)], p, lim) * 2.0);
+  // Calibrated at 2x on its own picks, against the history winner's time:
+  // everything the model costs above 0.01 / 2 / 1.15 of that config is out.
+  EXPECT_TRUE(cut.ruled_out(space[size_t(ModelCutoff::kMinMeasured) + 1]));
+  // With the history winner calibrating too, its ratio keeps everything.
+  ModelCutoff all(p, lim);
+  all.measured(slowest, model_cost(slowest, p, lim) * 0.01);
+  for (int i = 0; i < ModelCutoff::kMinMeasured; ++i)
+    all.measured(space[size_t(i)], model_cost(space[size_t(i)], p, lim) * 2.0);
+  EXPECT_FALSE(all.ruled_out(space[size_t(ModelCutoff::kMinMeasured) + 1]));
 }
 
 TEST(ModelCutoff, AFamilyWithoutEnoughMeasurementsKeepsEveryCandidate) {

@@ -84,19 +84,28 @@ std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<Ke
   return out;
 }
 
-std::vector<KernelConfig> calibration_first(const std::vector<KernelConfig>& candidates) {
+std::vector<KernelConfig> calibration_first(const std::vector<KernelConfig>& candidates,
+                                            const std::set<std::string>& fixed) {
   std::map<const KernelFamily*, int> taken;
-  std::vector<KernelConfig> first, rest;
+  std::vector<KernelConfig> front, first, rest;
   for (const KernelConfig& c : candidates)
-    (taken[&c.family()]++ < ModelCutoff::kMinMeasured ? first : rest).push_back(c);
-  first.insert(first.end(), rest.begin(), rest.end());
-  return first;
+    if (fixed.count(c.to_string()))
+      front.push_back(c);
+    else
+      (taken[&c.family()]++ < ModelCutoff::kMinMeasured ? first : rest).push_back(c);
+  front.insert(front.end(), first.begin(), first.end());
+  front.insert(front.end(), rest.begin(), rest.end());
+  return front;
 }
 
-void ModelCutoff::measured(const KernelConfig& c, double ms) {
+void ModelCutoff::measured(const KernelConfig& c, double ms, bool calibrates) {
   const double modelled = model_cost(c, p_, lim_);
   if (!(ms > 0) || !(modelled > 0) || !std::isfinite(ms) || !std::isfinite(modelled)) return;
   std::lock_guard<std::mutex> lock(mu_);
+  if (!calibrates) {
+    best_ms_ = best_ms_ == 0 ? ms : std::min(best_ms_, ms);
+    return;
+  }
   Calibration& cal = families_[&c.family()];
   const double ratio = ms / modelled;
   cal.lowest_ratio = cal.measured == 0 ? ratio : std::min(cal.lowest_ratio, ratio);

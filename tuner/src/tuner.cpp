@@ -38,6 +38,7 @@ struct Job {
   /// gone past job `hold_until` (its family's last calibrating candidate),
   /// so that ModelCutoff can rule it out first. -1: compiled in turn.
   long hold_until = -1;
+  bool calibrates = true;  ///< false for another shape's winner (history): sets the cutoff's best time only
 };
 
 /// Compiles `jobs` on `threads` workers; results are consumed in order
@@ -136,11 +137,11 @@ void hold_for_calibration(std::vector<Job>& jobs) {
   std::map<const KernelFamily*, long> last_calibrating;
   std::map<const KernelFamily*, int> seen;
   for (size_t i = 0; i < jobs.size(); ++i)
-    if (!jobs[i].injected && seen[&jobs[i].config.family()]++ < ModelCutoff::kMinMeasured)
+    if (jobs[i].calibrates && seen[&jobs[i].config.family()]++ < ModelCutoff::kMinMeasured)
       last_calibrating[&jobs[i].config.family()] = long(i);
   seen.clear();
   for (Job& j : jobs)
-    if (!j.injected && seen[&j.config.family()]++ >= ModelCutoff::kMinMeasured)
+    if (j.calibrates && seen[&j.config.family()]++ >= ModelCutoff::kMinMeasured)
       j.hold_until = last_calibrating[&j.config.family()];
 }
 
@@ -154,7 +155,18 @@ std::vector<Job> plan_jobs(const Problem& p, const DeviceInfo& dev, const TuneOp
   *space_size = space.size();
   const std::vector<KernelConfig> from_history = history_candidates(p, space, opt.history, opt.history_limit);
   std::vector<KernelConfig> chosen = select_candidates(opt.strategy, space, p, lim, opt.budget, opt.seed, from_history);
-  if (opt.strategy == StrategyKind::Model) chosen = calibration_first(chosen);
+  // Other shapes' winners among the history candidates: measured first,
+  // but they do not calibrate the cutoff (ModelCutoff::measured).
+  const std::set<std::string> elsewhere = [&] {
+    std::set<std::string> own, out;
+    for (const HistoryEntry& h : opt.history)
+      if (h.shape == p.key())
+        for (const KernelConfig& c : h.config.family().history_variants(h.config)) own.insert(c.to_string());
+    for (const KernelConfig& c : from_history)
+      if (!own.count(c.to_string())) out.insert(c.to_string());
+    return out;
+  }();
+  if (opt.strategy == StrategyKind::Model) chosen = calibration_first(chosen, elsewhere);
   const KernelConfig def = default_config(p);
   if (std::find(families.begin(), families.end(), &def.family()) != families.end()) chosen.insert(chosen.begin(), def);
   std::set<std::string> skip(opt.skip.begin(), opt.skip.end());
@@ -165,6 +177,7 @@ std::vector<Job> plan_jobs(const Problem& p, const DeviceInfo& dev, const TuneOp
     const std::string s = c.to_string();
     if (skip.count(s) || !seen.insert(s).second) continue;
     jobs.push_back({c, kernel_arch(c, dev)});
+    jobs.back().calibrates = !elsewhere.count(s);
   }
   for (const InjectedKernel& k : opt.injected) jobs.push_back({k.config, kernel_arch(k.config, dev), &k});
   if (opt.strategy == StrategyKind::Model) hold_for_calibration(jobs);
@@ -307,7 +320,8 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
         continue;
       }
       Candidate cand = measure(worker, jobs[i], std::move(compiled), p, best_ms, timeout_s);
-      if (cand.trial.status == TrialStatus::Ok && !cand.injected) cutoff.measured(cand.config, cand.trial.median_ms);
+      if (cand.trial.status == TrialStatus::Ok && !cand.injected)
+        cutoff.measured(cand.config, cand.trial.median_ms, jobs[i].calibrates);
       cand.is_default = !cand.injected && cand.config == def;
       out.cost.compile_s += cand.compile_s;
       if (opt_.on_trial) opt_.on_trial(cand);

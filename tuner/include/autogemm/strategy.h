@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,14 +59,17 @@ std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<Ke
                                             const Problem& p, const SearchLimits& lim, int budget,
                                             unsigned seed, const std::vector<KernelConfig>& preferred = {});
 
-/// The measuring order of a model tuning's candidates: each family's first
-/// ModelCutoff::kMinMeasured candidates, in their order, then the rest in
-/// theirs. Why: the cutoff can rule out a family's far end only after that
-/// many of the family are measured, and it saves their compiles only while
-/// the compile threads (a few dozen candidates ahead of measuring) have not
-/// reached them; in plain model order a family that comes last (the tiled
-/// one on large shapes) was compiled whole before its first measurement.
-std::vector<KernelConfig> calibration_first(const std::vector<KernelConfig>& candidates);
+/// The measuring order of a model tuning's candidates: those in `fixed`
+/// (other shapes' winners, which do not calibrate the cutoff), then each
+/// family's first ModelCutoff::kMinMeasured other candidates, then the rest,
+/// each part in the given order. Why: the cutoff can rule out a family's far
+/// end only after that many of its picks are measured, and it saves their
+/// compiles only while the compile threads (a few dozen candidates ahead of
+/// measuring) have not reached them; in plain model order a family that
+/// comes last (the tiled one on large shapes) was compiled whole before its
+/// first measurement.
+std::vector<KernelConfig> calibration_first(const std::vector<KernelConfig>& candidates,
+                                            const std::set<std::string>& fixed = {});
 
 /// Rules out, during a model tuning, candidates that cannot win. Per family,
 /// each measured candidate gives a ratio measured / modelled time (the model's
@@ -82,8 +86,14 @@ class ModelCutoff {
   static constexpr double kMargin = 1.15;
 
   ModelCutoff(const Problem& p, const SearchLimits& lim) : p_(p), lim_(lim) {}
-  /// A verified measurement of `c`.
-  void measured(const KernelConfig& c, double ms);
+  /// A verified measurement of `c`. Another shape's winner (history) does
+  /// not calibrate (`calibrates` false), it sets the best time alone: the
+  /// model may rank it far down on this shape, and its ratio, when it runs
+  /// well, kept the family's whole far end under the margin
+  /// (128x11008x4096: 68 candidates measured in the suite, 42 alone). The
+  /// shape's own recorded winner and the default still calibrate: without
+  /// them the cutoff ruled out 256³'s winner (docs/NOTES.md, step 111).
+  void measured(const KernelConfig& c, double ms, bool calibrates = true);
   bool ruled_out(const KernelConfig& c) const;
 
  private:
