@@ -146,8 +146,9 @@ void hold_for_calibration(std::vector<Job>& jobs) {
 }
 
 /// The candidates of one tuning, in measuring order: the default first (the
-/// bar to beat), then the strategy's picks, then injected test kernels;
-/// failed and already-measured configs left out.
+/// bar to beat), then the strategy's picks (for the model: history, then
+/// each family's calibrating picks, then the rest; see calibration_first),
+/// then injected test kernels; failed and already-measured configs left out.
 std::vector<Job> plan_jobs(const Problem& p, const DeviceInfo& dev, const TuneOptions& opt,
                            const std::vector<const KernelFamily*>& families, size_t* space_size) {
   const SearchLimits lim = SearchLimits::of(dev);
@@ -179,7 +180,10 @@ std::vector<Job> plan_jobs(const Problem& p, const DeviceInfo& dev, const TuneOp
     jobs.push_back({c, kernel_arch(c, dev)});
     jobs.back().calibrates = !elsewhere.count(s);
   }
-  for (const InjectedKernel& k : opt.injected) jobs.push_back({k.config, kernel_arch(k.config, dev), &k});
+  for (const InjectedKernel& k : opt.injected) {
+    jobs.push_back({k.config, kernel_arch(k.config, dev), &k});
+    jobs.back().calibrates = false;  // never reported to the cutoff, so never held for it either
+  }
   if (opt.strategy == StrategyKind::Model) hold_for_calibration(jobs);
   return jobs;
 }
