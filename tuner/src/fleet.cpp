@@ -20,13 +20,15 @@ bool read_int(const char* name, int* out) {
   return true;
 }
 
+/// The variables one launcher sets: a rank and the count it is below.
+struct Pair {
+  const char* rank;
+  const char* size;
+};
+
 }  // namespace
 
 LaunchRank launch_rank_from_environment() {
-  struct Pair {
-    const char* rank;
-    const char* size;
-  };
   static const Pair kLaunchers[] = {{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
                                     {"PMIX_RANK", "OMPI_COMM_WORLD_SIZE"},
                                     {"PMIX_RANK", "SLURM_NTASKS"},
@@ -42,6 +44,54 @@ LaunchRank launch_rank_from_environment() {
     return r;
   }
   return LaunchRank{};
+}
+
+int slurm_tasks_on_node(const std::string& text, int node) {
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    char* end = nullptr;
+    const long tasks = std::strtol(item.c_str(), &end, 10);
+    long repeat = 1;
+    if (end == item.c_str() || tasks < 0) return 0;
+    if (*end == '(') {  // "N(xR)"
+      if (end[1] != 'x') return 0;
+      char* close = nullptr;
+      repeat = std::strtol(end + 2, &close, 10);
+      if (repeat < 1 || *close != ')' || close[1] != '\0') return 0;
+    } else if (*end != '\0') {
+      return 0;
+    }
+    if (node < repeat) return int(tasks);
+    node -= int(repeat);
+    at = comma + 1;
+  }
+  return 0;
+}
+
+LocalRank local_rank_from_environment() {
+  static const Pair kLaunchers[] = {{"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE"},
+                                    {"MPI_LOCALRANKID", "MPI_LOCALNRANKS"},
+                                    {"PMI_LOCAL_RANK", "PMI_LOCAL_SIZE"},
+                                    {"SLURM_LOCALID", "SLURM_NTASKS_PER_NODE"}};
+  for (const Pair& p : kLaunchers) {
+    LocalRank r;
+    if (!read_int(p.rank, &r.rank)) continue;
+    r.source = p.rank;
+    int node = 0;
+    const char* per_node = std::getenv("SLURM_STEP_TASKS_PER_NODE");
+    if (!per_node) per_node = std::getenv("SLURM_TASKS_PER_NODE");
+    if (r.source == "SLURM_LOCALID" && per_node && read_int("SLURM_NODEID", &node))
+      r.size = slurm_tasks_on_node(per_node, node);
+    if (r.size == 0) read_int(p.size, &r.size);
+    if (r.size > 0 && r.rank >= r.size)
+      throw std::invalid_argument(std::string("$") + p.rank + "=" + std::to_string(r.rank) +
+                                  " is not below the launcher's count of processes on this host (" +
+                                  std::to_string(r.size) + ")");
+    return r;
+  }
+  return LocalRank{};
 }
 
 double tuning_cost_estimate(const Problem& p) {
@@ -80,7 +130,7 @@ std::vector<int> parse_device_list(const std::string& text, int count) {
     char* end = nullptr;
     const long v = item.empty() ? -1 : std::strtol(item.c_str(), &end, 10);
     if (item.empty() || *end != '\0' || v < 0)
-      throw std::invalid_argument("--device: '" + item + "' is not a GPU ordinal (use all, 0 or a list like 0,1)");
+      throw std::invalid_argument("--device: '" + item + "' is not a GPU ordinal (use all, local, 0 or a list like 0,1)");
     if (v >= count)
       throw std::invalid_argument("--device: GPU " + item + " does not exist (this machine has " +
                                   std::to_string(count) + ")");

@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "autogemm/cpu_affinity.h"
 #include "autogemm/kernel_launch.h"
 #include "autogemm/log.h"
 #include "autogemm/search_space.h"
@@ -298,8 +299,9 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
   log().info("tuning {}: {} candidates to measure, {} measured before ({} in the search space, strategy {})",
              p.to_string(), jobs.size(), resumed, space_size, to_string(opt_.strategy));
 
-  const int threads = opt_.compile_threads > 0 ? opt_.compile_threads
-                                               : int(std::max(1u, std::thread::hardware_concurrency()));
+  // The CPUs this process may run on, not the host's: a rank bound to one
+  // core runs one compile at a time whatever the host has (cpu_affinity.h).
+  const int threads = opt_.compile_threads > 0 ? opt_.compile_threads : usable_cpu_count();
   const double timeout_s = opt_.candidate_timeout_s > 0 ? opt_.candidate_timeout_s : default_candidate_timeout(p);
   double best_ms = std::numeric_limits<double>::infinity();
   for (const Candidate& c : out.candidates) best_ms = std::min(best_ms, c.trial.median_ms);

@@ -35,6 +35,32 @@ struct LaunchRank {
 /// number, or the rank is not below the size.
 LaunchRank launch_rank_from_environment();
 
+/// This process's place among the processes of its launch on this host
+/// (node-local rank): what picks its GPU (--device local) and its share of
+/// the host's CPUs.
+struct LocalRank {
+  int rank = 0;
+  int size = 0;        ///< processes of the launch on this host; 0: the launcher did not say
+  std::string source;  ///< the variable the rank came from; empty: not launched
+};
+
+/// The node-local rank the launcher put in the environment: Open MPI (also
+/// under PMIx, whose own local rank is a PMIx key, not a variable)
+/// OMPI_COMM_WORLD_LOCAL_RANK / _LOCAL_SIZE, MPICH Hydra and Intel MPI
+/// MPI_LOCALRANKID / MPI_LOCALNRANKS, Cray PMI PMI_LOCAL_RANK / PMI_LOCAL_SIZE,
+/// Slurm SLURM_LOCALID with the tasks of this node (SLURM_STEP_TASKS_PER_NODE
+/// or SLURM_TASKS_PER_NODE at SLURM_NODEID, else SLURM_NTASKS_PER_NODE),
+/// looked for in that order (mpirun inside a Slurm allocation sets its own
+/// variables beside the allocation's). Rank 0 of 0, no source, when there is
+/// none. Throws std::invalid_argument naming a variable that is not a number,
+/// or a rank not below its size.
+LocalRank local_rank_from_environment();
+
+/// The count of tasks of node `node` in Slurm's compressed per-node list
+/// ("2(x3),1": nodes 0-2 run 2, node 3 runs 1); 0 when the text does not
+/// say (malformed, or too few nodes).
+int slurm_tasks_on_node(const std::string& text, int node);
+
 /// Seconds a tuning of `p` is expected to take, for balancing only: a fixed
 /// part (compiling, worker start-up) and a part that grows with the work.
 double tuning_cost_estimate(const Problem& p);

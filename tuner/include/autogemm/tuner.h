@@ -56,7 +56,7 @@ struct TuneOptions {
   StrategyKind strategy = StrategyKind::Model;
   int budget = kDefaultBudget;     ///< candidates measured per family (not for exhaustive)
   unsigned seed = 1;               ///< sampling and input data
-  int compile_threads = 0;         ///< 0: all hardware threads
+  int compile_threads = 0;         ///< 0: one per CPU this process may run on (cpu_affinity.h)
   std::vector<std::string> skip;   ///< configs that failed before: never retried
   /// Trials measured by an earlier, interrupted run of this problem (Ok
   /// ones): not measured again, but ranked with the new ones, so a tuning
