@@ -5,6 +5,7 @@
 //   gemm_tune --from-record                   what the applications ran untuned
 //   gemm_tune --device all                    every GPU of the host at once
 //   mpirun -np 4 gemm_tune --db t.{rank}.db   shapes shared out over the ranks
+//   mpirun -np 2 gemm_tune --device local ... each rank on its node-local GPU
 //
 // Thin: parses arguments, runs a TuningSession per shape, prints progress
 // and a table. What is already tuned is skipped and an interrupted shape
@@ -21,6 +22,7 @@
 
 #include <thread>
 
+#include "autogemm/cpu_affinity.h"
 #include "autogemm/cuda_driver.h"
 #include "autogemm/fleet.h"
 #include "autogemm/log.h"
@@ -38,14 +40,18 @@ struct Args {
   std::string shapes_file, db, strategy = "model", json_out, math_mode, suite;
   int budget = kDefaultBudget;
   unsigned seed = 1;
-  bool force = false, from_record = false, plan = false, unaligned = false;
+  bool force = false, from_record = false, plan = false, unaligned = false, keep_affinity = false;
   double candidate_timeout = 0;
 };
 
 void add_options(CLI::App& app, Args& a) {
   app.add_option("--device,-d", a.device,
                  "GPU ordinal, a list (0,1) or all: each GPU tunes in its own thread and worker, GPUs of one "
-                 "model sharing the shapes (default 0)");
+                 "model sharing the shapes; or local: under mpirun or srun, the GPU of this rank's node-local rank "
+                 "(modulo the visible GPUs) (default 0)");
+  app.add_flag("--keep-affinity", a.keep_affinity,
+               "keep the CPU binding a launcher gave this rank even when it is narrower than the rank's share of "
+               "the host (by default gemm_tune widens it for its compile pool; also AUTOGEMM_KEEP_AFFINITY=1)");
   app.add_flag("--plan", a.plan,
                "print which shapes this process (this rank, under mpirun or srun) would tune into which cache "
                "file, and exit without touching a GPU");
@@ -248,19 +254,25 @@ std::vector<TunedRow> tune_devices(const Args& a, TuningCache& cache, const std:
 }
 
 /// The GPUs named by --device, each with its identity.
-std::vector<DeviceInfo> query_devices(const std::string& text) {
+std::vector<DeviceInfo> query_devices(const std::string& text, const LocalRank& local) {
   int count = 0;
   AUTOGEMM_CU(cuDeviceGetCount(&count));
+  std::string list = text;
+  if (text == "local") {
+    list = std::to_string(local_device(local, count));
+    log().info("--device local: local rank {} (${}) -> GPU {} of {}", local.rank, local.source, list, count);
+  }
   std::vector<DeviceInfo> out;
-  for (int ordinal : parse_device_list(text, count)) {
+  for (int ordinal : parse_device_list(list, count)) {
     ScopedPrimaryContext ctx(ordinal);
     out.push_back(DeviceInfo::query(ctx.device(), ordinal));
   }
   return out;
 }
 
-int tune_all(const Args& a, TuningCache& cache, const std::vector<ShapeSpec>& specs, const LaunchRank& rank) {
-  const std::vector<DeviceInfo> devices = query_devices(a.device);
+int tune_all(const Args& a, TuningCache& cache, const std::vector<ShapeSpec>& specs, const LaunchRank& rank,
+             const LocalRank& local) {
+  const std::vector<DeviceInfo> devices = query_devices(a.device, local);
   for (const DeviceInfo& d : devices)
     log().info("device {}: {} ({}, {} SMs), cache {}", d.ordinal, d.name, d.arch(), d.sm_count, cache.path());
   const std::vector<TuneJob> listed = spec_jobs(specs, a.unaligned);
@@ -307,12 +319,22 @@ std::vector<ShapeSpec> checked_shapes(const Args& a) {
   return a.from_record ? std::vector<ShapeSpec>{} : resolve_shapes(a.shapes, a.shapes_file, a.suite);
 }
 
-/// --plan: this rank's share and its cache file, one line each (no GPU).
-int print_plan(const std::vector<ShapeSpec>& specs, bool unaligned, const LaunchRank& rank, const std::string& path) {
-  const std::vector<TuneJob> share = rank_share(spec_jobs(specs, unaligned), rank);
+/// --plan: this rank's share and its cache file, its GPU(s) and the CPUs of
+/// its compile pool (what a real run would do to its binding), one line
+/// each (no GPU, the binding untouched).
+int print_plan(const Args& a, const std::vector<ShapeSpec>& specs, const LaunchRank& rank, const std::string& path,
+               const std::string& gpus) {
+  const std::vector<TuneJob> share = rank_share(spec_jobs(specs, a.unaligned), rank);
   std::printf("rank %d of %d (%s): %zu of %zu shape(s) into %s\n", rank.rank, rank.size,
               rank.source.empty() ? "no launcher" : ("$" + rank.source).c_str(), share.size(), specs.size(),
               path.c_str());
+  std::printf("rank %d gpu: %s\n", rank.rank, gpus.c_str());
+  const std::vector<int> cpus = affinity_cpus();
+  const AffinityPlan fit = affinity_plan_of_this_process(a.keep_affinity);
+  if (fit.message.empty())
+    std::printf("rank %d cpus: compile pool of %zu CPU(s) (%s)\n", rank.rank, cpus.size(), cpu_list_text(cpus).c_str());
+  else
+    std::printf("rank %d cpus: %s\n", rank.rank, fit.message.c_str());
   for (const TuneJob& j : share) std::printf("rank %d: %s\n", rank.rank, j.label.c_str());
   return 0;
 }
@@ -332,16 +354,20 @@ int main(int argc, char** argv) {
   set_default_log_level(spdlog::level::info);
   std::vector<ShapeSpec> specs;
   LaunchRank rank;
-  std::string path;
+  LocalRank local;
+  std::string path, gpus;
   try {
     specs = checked_shapes(a);
     rank = launch_rank_from_environment();
+    local = local_rank_from_environment();
     path = rank_cache_path(a.db.empty() ? TuningCache::default_path() : a.db, rank);
+    gpus = plan_device_text(a.device, local, visible_gpu_count_from_environment());  // refuses what a run would
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gemm_tune: %s\n", e.what());
     return 2;
   }
-  if (a.plan) return print_plan(specs, a.unaligned, rank, path);
+  if (a.plan) return print_plan(a, specs, rank, path, gpus);
+  fit_affinity_to_launch(a.keep_affinity);  // before any thread: they and the worker inherit it
   try {
     std::unique_ptr<TuningCache> cache;
     try {
@@ -361,7 +387,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "gemm_tune: cannot use the tuning cache: %s\n", e.what());
       return 4;
     }
-    return tune_all(a, *cache, specs, rank);
+    return tune_all(a, *cache, specs, rank, local);
   } catch (const std::invalid_argument& e) {  // --device names no GPU of this machine
     std::fprintf(stderr, "gemm_tune: %s\n", e.what());
     return 2;

@@ -1,5 +1,9 @@
 #include "tune_plan.h"
 
+#include <climits>
+#include <cstdlib>
+#include <stdexcept>
+
 namespace autogemm {
 
 std::vector<TuneJob> rank_share(const std::vector<TuneJob>& jobs, const LaunchRank& rank) {
@@ -33,6 +37,50 @@ std::vector<DeviceWork> plan_devices(const std::vector<DeviceInfo>& devices, con
     }
   }
   return out;
+}
+
+int local_device(const LocalRank& local, int count) {
+  if (local.source.empty())
+    throw std::invalid_argument(
+        "--device local takes the GPU from the launcher's node-local rank ($OMPI_COMM_WORLD_LOCAL_RANK, "
+        "$MPI_LOCALRANKID, $PMI_LOCAL_RANK or $SLURM_LOCALID), and none is set: run under mpirun or srun, or "
+        "give a GPU (--device 0)");
+  if (count < 1) throw std::invalid_argument("--device local: this machine has no GPU");
+  return local.rank % count;
+}
+
+int visible_gpu_count_from_environment() {
+  const char* v = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (!v) return -1;
+  const std::string text = v;
+  int n = 0;
+  for (size_t at = 0; at < text.size();) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    const bool uuid = item.rfind("GPU-", 0) == 0 || item.rfind("MIG-", 0) == 0;
+    if (!uuid && (item.empty() || item.find_first_not_of("0123456789") != std::string::npos)) return -1;
+    ++n, at = comma + 1;
+  }
+  return n;
+}
+
+std::string plan_device_text(const std::string& text, const LocalRank& local, int visible) {
+  const std::string shown = std::to_string(visible) + " $CUDA_VISIBLE_DEVICES shows";
+  if (text == "local") {
+    const int gpu = local_device(local, visible < 0 ? INT_MAX : visible);
+    const std::string of = local.size > 0 ? " of " + std::to_string(local.size) : "";
+    return "local rank " + std::to_string(local.rank) + of + " ($" + local.source + ") -> GPU " + std::to_string(gpu) +
+           (visible < 0 ? " (modulo the visible GPUs)" : " (modulo the " + shown + ")");
+  }
+  if (text == "all") {
+    if (visible >= 0) parse_device_list(text, visible);  // refuses none visible, as a real run does
+    return "every GPU" + (visible < 0 ? std::string(" of this host") : " (the " + shown + ")");
+  }
+  // The real run's check, against the visible count where it is known.
+  const std::vector<int> gpus = parse_device_list(text, visible < 0 ? INT_MAX : visible);
+  std::string list;
+  for (int g : gpus) list += (list.empty() ? "" : ",") + std::to_string(g);
+  return (gpus.size() == 1 ? "GPU " : "GPUs ") + list + (visible < 0 ? "" : " (of the " + shown + ")");
 }
 
 }  // namespace autogemm

@@ -35,4 +35,22 @@ std::vector<TuneJob> rank_share(const std::vector<TuneJob>& jobs, const LaunchRa
 std::vector<DeviceWork> plan_devices(const std::vector<DeviceInfo>& devices, const LaunchRank& rank,
                                      const std::function<std::vector<TuneJob>(const DeviceKey&)>& jobs_of);
 
+/// The GPU of this rank among `count` visible GPUs (--device local): its
+/// node-local rank modulo `count`. Throws std::invalid_argument when no
+/// launcher set a node-local rank (outside a launcher every process would
+/// take GPU 0, which is what --device 0 says plainly) or there is no GPU.
+int local_device(const LocalRank& local, int count);
+
+/// How many GPUs $CUDA_VISIBLE_DEVICES shows this process (0 for an empty
+/// value); -1 when it is unset or not a plain list of indices or UUIDs.
+int visible_gpu_count_from_environment();
+
+/// --plan's words for the GPUs --device `text` names, e.g. "local rank 1 of
+/// 2 ($OMPI_COMM_WORLD_LOCAL_RANK) -> GPU 1 (modulo the visible GPUs)",
+/// without touching a GPU; `visible` is the GPU count when known without
+/// one (visible_gpu_count_from_environment), else -1. Throws
+/// std::invalid_argument, with the words a real run would use, for a value
+/// a real run would refuse.
+std::string plan_device_text(const std::string& text, const LocalRank& local, int visible);
+
 }  // namespace autogemm
