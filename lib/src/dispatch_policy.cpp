@@ -116,7 +116,7 @@ constexpr size_t kBuiltinNeighbours = 8;
 /// nearest compete, each through its own ratio, so that a regime the table
 /// has no row of borrows nothing from another's model error.
 const TunedEntry* offer(Choice& choice, const std::vector<TunedEntry>& rows, PlanSource source, const Problem& p,
-                        MathMode mode, const SearchLimits& lim, bool builtin) {
+                        MathMode mode, const SearchLimits& lim, bool builtin, size_t max_workspace) {
   const ShapeKey key = p.key();
   const TunedEntry* exact = nullptr;
   const auto calib = family_calibrations(rows, lim);
@@ -139,7 +139,7 @@ const TunedEntry* offer(Choice& choice, const std::vector<TunedEntry>& rows, Pla
     if (builtin && (w.shape.batch > 1) != (p.batch > 1)) continue;
     const std::optional<KernelConfig> c = builtin ? w.config.family().fitted(w.config, p) : std::optional<KernelConfig>(w.config);
     if (!c || !c->can_implement(p)) continue;
-    if (c->workspace_floats(p) > kMaxWorkspaceFloats) continue;
+    if (c->workspace_floats(p) > max_workspace) continue;
     if (w.shape == key) {
       if (!exact || w.median_ms < exact->median_ms) exact = &w;
       continue;
@@ -168,15 +168,15 @@ const TunedEntry* offer(Choice& choice, const std::vector<TunedEntry>& rows, Pla
 }  // namespace
 
 PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winners, MathMode mode,
-                         const SearchLimits& lim, const std::vector<TunedEntry>& builtin) {
+                         const SearchLimits& lim, const std::vector<TunedEntry>& builtin, size_t max_workspace) {
   Choice choice;
-  if (const TunedEntry* exact = offer(choice, winners, PlanSource::Nearest, p, mode, lim, false))
+  if (const TunedEntry* exact = offer(choice, winners, PlanSource::Nearest, p, mode, lim, false, max_workspace))
     return PlanChoice{exact->config, PlanSource::Exact};
   // The built-in winners (measured on this architecture) compete as
   // defaults, of every layout and class; a row of exactly this shape was
   // measured fastest here, which no estimate knows better.
   Choice built;
-  if (const TunedEntry* same = offer(built, builtin, PlanSource::Default, p, mode, lim, true))
+  if (const TunedEntry* same = offer(built, builtin, PlanSource::Default, p, mode, lim, true, max_workspace))
     return PlanChoice{same->config, PlanSource::Default};
   if (built.best) choice.consider(built.best->config, PlanSource::Default, built.best_s, built.best_d);
   // The built-in default competes where the model of its family is

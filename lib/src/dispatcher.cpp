@@ -18,11 +18,16 @@ namespace autogemm {
 
 namespace {
 
-/// Plans are per shape and math mode: a mode admits other families.
+/// Plans are per shape and math mode (a mode admits other families), and
+/// apart for calls captured into a CUDA graph, which may not use a split-K
+/// workspace (see ContextState::plan).
 struct PlanKey {
   ShapeKey shape;
   MathMode mode;
-  bool operator==(const PlanKey& o) const { return shape == o.shape && mode == o.mode; }
+  bool capturing = false;
+  bool operator==(const PlanKey& o) const {
+    return shape == o.shape && mode == o.mode && capturing == o.capturing;
+  }
 };
 
 struct PlanKeyHash {
@@ -33,9 +38,34 @@ struct PlanKeyHash {
     h = h * 1000003u ^ std::hash<int64_t>()(s.k);
     h = h * 1000003u ^ std::hash<int64_t>()(s.batch);
     return h * 31u + (size_t(s.trans_a) | size_t(s.trans_b) << 1 | size_t(s.aligned) << 2 |
-                      size_t(k.mode) << 3);
+                      size_t(k.mode) << 3 | size_t(k.capturing) << 5);
   }
 };
+
+/// Switches the calling thread to relaxed stream-capture mode for its
+/// lifetime when `on`, so a kernel load during a capture does not invalidate it.
+class RelaxedCapture {
+ public:
+  explicit RelaxedCapture(bool on) : on_(on) {
+    if (on_) check(driver().cuThreadExchangeStreamCaptureMode(&mode_), "cuThreadExchangeStreamCaptureMode");
+  }
+  ~RelaxedCapture() {
+    if (on_) driver().cuThreadExchangeStreamCaptureMode(&mode_);
+  }
+  RelaxedCapture(const RelaxedCapture&) = delete;
+  RelaxedCapture& operator=(const RelaxedCapture&) = delete;
+
+ private:
+  bool on_;
+  CUstreamCaptureMode mode_ = CU_STREAM_CAPTURE_MODE_RELAXED;
+};
+
+/// True while `stream` is being captured into a CUDA graph.
+bool is_capturing(CUstream stream) {
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  check(driver().cuStreamIsCapturing(stream, &capture), "cuStreamIsCapturing");
+  return capture != CU_STREAM_CAPTURE_STATUS_NONE;
+}
 
 /// The calling thread's own mode, if it set one (autogemm_set_thread_math_mode).
 thread_local std::optional<MathMode> t_thread_mode;
@@ -78,14 +108,19 @@ struct ContextState {
 
   /// The plan for `p`, made on first sight: policy, then kernel load; a
   /// config that fails to build or load falls back to the default, then to
-  /// the generic kernel.
-  const Plan& plan(const Problem& p, MathMode mode, ShapeRecorder* recorder) {
-    const PlanKey key{p.key(), mode};
+  /// the generic kernel. A call captured into a CUDA graph gets a plan that
+  /// needs no workspace: a stream's workspace may be freed and regrown after
+  /// the graph baked its address in, and replays on other streams would share
+  /// it. Its kernel, if new, loads under relaxed capture mode: loading a
+  /// module is not stream work and does not belong in the graph.
+  const Plan& plan(const Problem& p, MathMode mode, ShapeRecorder* recorder, bool capturing = false) {
+    const PlanKey key{p.key(), mode, capturing};
     {
       std::shared_lock<std::shared_mutex> lock(plans_mu);
       if (auto it = plans.find(key); it != plans.end()) return it->second;
     }
-    PlanChoice choice = choose_config(p, winners, mode, limits, builtin);
+    const RelaxedCapture relaxed(capturing);
+    PlanChoice choice = choose_config(p, winners, mode, limits, builtin, capturing ? 0 : kMaxWorkspaceFloats);
     Plan plan;
     plan.source = choice.source;
     const KernelConfig candidates[] = {choice.config, default_config(p),
@@ -162,15 +197,13 @@ void Dispatcher::reload_after_tuning() {
   if (!store_) store_opened_ = false;
 }
 
-void Dispatcher::tune_online(const ContextState& state, const Problem& p, CUstream stream) {
-  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
-  check(driver().cuStreamIsCapturing(stream, &capture), "cuStreamIsCapturing");
+void Dispatcher::tune_online(const ContextState& state, const Problem& p, bool capturing) {
   std::string path;
   {
     std::shared_lock<std::shared_mutex> lock(mu_);
     path = path_chosen_ ? path_ : TuningCache::default_path();
   }
-  online_->request(path, int(state.device), p.key(), capture != CU_STREAM_CAPTURE_STATUS_NONE);
+  online_->request(path, int(state.device), p.key(), capturing);
 }
 
 void Dispatcher::set_process_mode(MathMode m) { process_mode_.store(int(m), std::memory_order_relaxed); }
@@ -303,13 +336,14 @@ void Dispatcher::sgemm(const GemmArgs& args, CUstream stream) {
   try {
     const CanonicalCall call = normalize(args);
     const std::shared_ptr<ContextState> state = context_state(ctx);
-    const Plan& plan = state->plan(call.problem, mode(), recorder_.enabled() ? &recorder_ : nullptr);
+    const bool capturing = is_capturing(stream);
+    const Plan& plan = state->plan(call.problem, mode(), recorder_.enabled() ? &recorder_ : nullptr, capturing);
     if (plan.usage)
       plan.usage->calls.fetch_add(1, std::memory_order_relaxed);
     else if (recorder_.enabled())  // a plan made before recording was turned on
       recorder_.track(state->device_key, call.problem.key(), plan.source == PlanSource::Exact)
           ->calls.fetch_add(1, std::memory_order_relaxed);
-    if (plan.source != PlanSource::Exact && online_->enabled()) tune_online(*state, call.problem, stream);
+    if (plan.source != PlanSource::Exact && online_->enabled()) tune_online(*state, call.problem, capturing);
     const size_t ws = plan.kernel->config().workspace_floats(call.problem);
     if (ws)
       state->launch_with_workspace(*plan.kernel, call, stream, ws);

@@ -59,8 +59,11 @@ constexpr size_t kMaxWorkspaceFloats = KernelConfig::kMaxWorkspaceFloats;
 /// built-in default is strict FP32, admitted by every mode); `lim` are the
 /// device's limits the cost models take.
 /// `builtin`: the built-in winners of the device's architecture.
+/// `max_workspace`: configs needing more split-K workspace (floats) are left
+/// out; 0 while a stream is captured into a CUDA graph, where dispatch may
+/// not allocate (the built-in default never needs any).
 PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winners,
                          MathMode mode = MathMode::Strict, const SearchLimits& lim = SearchLimits{},
-                         const std::vector<TunedEntry>& builtin = {});
+                         const std::vector<TunedEntry>& builtin = {}, size_t max_workspace = kMaxWorkspaceFloats);
 
 }  // namespace autogemm

@@ -115,8 +115,8 @@ class Dispatcher {
   /// in flight keep theirs), opening the cache if the tuning created it.
   void reload_after_tuning();
   /// Starts an online tuning of a call's shape that has no exact plan, unless
-  /// `stream` is capturing a CUDA graph.
-  void tune_online(const ContextState& state, const Problem& p, CUstream stream);
+  /// its stream is `capturing` a CUDA graph.
+  void tune_online(const ContextState& state, const Problem& p, bool capturing);
 };
 
 }  // namespace autogemm
