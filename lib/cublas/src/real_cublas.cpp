@@ -1,0 +1,131 @@
+#include "real_cublas.h"
+
+#include <dlfcn.h>
+#include <link.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "autogemm/log.h"
+
+namespace autogemm::cublas {
+
+thread_local int InRealCublas::depth_ = 0;
+
+namespace {
+
+/// A loaded object whose file name starts with `prefix` ("libcublas.so"),
+/// and, for libcublas, its executable address ranges.
+struct FoundObject {
+  std::string path;
+  std::vector<std::pair<uintptr_t, uintptr_t>> code;
+};
+
+FoundObject find_loaded(const char* prefix) {
+  struct Search {
+    const char* prefix;
+    FoundObject found;
+  } search{prefix, {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) -> int {
+        auto* s = static_cast<Search*>(data);
+        const char* name = info->dlpi_name ? info->dlpi_name : "";
+        const char* base = std::strrchr(name, '/');
+        base = base ? base + 1 : name;
+        if (std::strncmp(base, s->prefix, std::strlen(s->prefix)) != 0) return 0;
+        s->found.path = name;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
+            s->found.code.emplace_back(info->dlpi_addr + ph.p_vaddr, info->dlpi_addr + ph.p_vaddr + ph.p_memsz);
+        }
+        return 1;
+      },
+      &search);
+  return search.found;
+}
+
+/// A handle to look names up in: the next object, else a loaded copy, else
+/// the environment's file, else the SONAME. nullptr when none has `probe`.
+void* open_real(const char* probe, const char* prefix, const char* env, const char* soname) {
+  if (dlsym(RTLD_NEXT, probe)) return RTLD_NEXT;
+  const FoundObject loaded = find_loaded(prefix);
+  std::vector<std::string> tries;
+  if (!loaded.path.empty()) tries.push_back(loaded.path);
+  if (const char* path = std::getenv(env); path && *path) tries.emplace_back(path);
+  tries.emplace_back(soname);
+  for (const std::string& t : tries)
+    if (void* h = dlopen(t.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+      if (dlsym(h, probe)) return h;
+      dlclose(h);
+    }
+  log().error("autogemm cuBLAS drop-in: no real {} found (set {} to its path); its calls fail", soname, env);
+  return nullptr;
+}
+
+template <class F>
+void bind(void* lib, F& fn, const char* name) {
+  if (lib) fn = reinterpret_cast<F>(dlsym(lib, name));
+}
+
+std::vector<std::pair<uintptr_t, uintptr_t>>& cublas_code() {
+  static std::vector<std::pair<uintptr_t, uintptr_t>> code;
+  return code;
+}
+
+}  // namespace
+
+const RealCublas& real_cublas() {
+  static const RealCublas r = [] {
+    RealCublas t;
+    void* lib = open_real("cublasSgemm_v2", "libcublas.so", "AUTOGEMM_REAL_CUBLAS", "libcublas.so.13");
+    bind(lib, t.Sgemm, "cublasSgemm_v2");
+    bind(lib, t.Sgemm64, "cublasSgemm_v2_64");
+    bind(lib, t.SgemmStridedBatched, "cublasSgemmStridedBatched");
+    bind(lib, t.SgemmStridedBatched64, "cublasSgemmStridedBatched_64");
+    bind(lib, t.GemmEx, "cublasGemmEx");
+    bind(lib, t.GemmEx64, "cublasGemmEx_64");
+    bind(lib, t.GemmStridedBatchedEx, "cublasGemmStridedBatchedEx");
+    bind(lib, t.GemmStridedBatchedEx64, "cublasGemmStridedBatchedEx_64");
+    bind(lib, t.SgemmBatched, "cublasSgemmBatched");
+    bind(lib, t.GetStream, "cublasGetStream_v2");
+    bind(lib, t.GetMathMode, "cublasGetMathMode");
+    bind(lib, t.GetPointerMode, "cublasGetPointerMode_v2");
+    // Where its code lies, to tell its own calls into cublasLtMatmul.
+    if (t.Sgemm) {
+      Dl_info info{};
+      if (dladdr(reinterpret_cast<void*>(t.Sgemm), &info) && info.dli_fname) {
+        const char* base = std::strrchr(info.dli_fname, '/');
+        cublas_code() = find_loaded(base ? base + 1 : info.dli_fname).code;
+      }
+    }
+    return t;
+  }();
+  return r;
+}
+
+const RealCublasLt& real_cublaslt() {
+  static const RealCublasLt r = [] {
+    RealCublasLt t;
+    void* lib = open_real("cublasLtMatmul", "libcublasLt.so", "AUTOGEMM_REAL_CUBLASLT", "libcublasLt.so.13");
+    bind(lib, t.Matmul, "cublasLtMatmul");
+    bind(lib, t.DescGetAttribute, "cublasLtMatmulDescGetAttribute");
+    bind(lib, t.LayoutGetAttribute, "cublasLtMatrixLayoutGetAttribute");
+    return t;
+  }();
+  return r;
+}
+
+bool inside_real_cublas(const void* address) {
+  real_cublas();
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  for (const auto& [lo, hi] : cublas_code())
+    if (a >= lo && a < hi) return true;
+  return false;
+}
+
+}  // namespace autogemm::cublas

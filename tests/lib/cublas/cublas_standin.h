@@ -1,0 +1,19 @@
+// The stand-in cuBLAS of the drop-in's CPU tests (cublas_standin.cpp).
+#pragma once
+
+#include <cublasLt.h>
+#include <cublas_v2.h>
+
+extern "C" {
+
+/// The last GEMM call that reached the stand-in ("cuBLAS ran it").
+struct StandinCall {
+  const char* name;
+  int m, n, k;
+  const void* c;  ///< its C (or D) pointer
+};
+__attribute__((visibility("default"))) StandinCall standin_last_call(void);
+/// How many GEMM calls reached the stand-in.
+__attribute__((visibility("default"))) int standin_call_count(void);
+
+}
