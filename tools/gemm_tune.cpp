@@ -25,6 +25,7 @@
 #include "autogemm/cpu_affinity.h"
 #include "autogemm/cuda_driver.h"
 #include "autogemm/fleet.h"
+#include "autogemm/kernel_families.h"
 #include "autogemm/log.h"
 #include "autogemm/tuning_session.h"
 #include "tune_plan.h"
@@ -147,11 +148,19 @@ std::unique_ptr<TuningCache> open_cache(const std::string& path, bool gpu_checke
 
 /// The recorded shapes of `dev` without a tuned entry (all of them with
 /// `force`), most called first.
-std::vector<TuneJob> recorded_jobs(const TuningCache& cache, const DeviceKey& dev, bool force) {
+std::vector<TuneJob> recorded_jobs(const TuningCache& cache, const DeviceKey& dev, bool force, MathMode mode) {
   const std::vector<WinnerRecord> winners = cache.load_winners(dev);
+  // In fp32_accurate mode a shape tuned for strict FFMA alone still lacks
+  // the tensor-core families that mode adds.
+  auto counts = [&](const WinnerRecord& w) {
+    if (mode == MathMode::Strict) return true;
+    const KernelFamily* f = find_family(w.family);
+    return f && f->accuracy() == AccuracyClass::Fp32Accurate;
+  };
   std::vector<TuneJob> jobs;
   for (const ShapeRequest& r : cache.load_requests(dev)) {
-    const bool tuned = std::any_of(winners.begin(), winners.end(), [&](const WinnerRecord& w) { return w.shape == r.shape; });
+    const bool tuned =
+        std::any_of(winners.begin(), winners.end(), [&](const WinnerRecord& w) { return w.shape == r.shape && counts(w); });
     if (tuned && !force) continue;
     const Problem p = make_problem(r.shape);
     jobs.push_back({p.to_string(), p});
@@ -278,7 +287,7 @@ int tune_all(const Args& a, TuningCache& cache, const std::vector<ShapeSpec>& sp
   const std::vector<TuneJob> listed = spec_jobs(specs, a.unaligned);
   const std::vector<DeviceWork> work = plan_devices(devices, rank, [&](const DeviceKey& key) {
     if (!a.from_record) return listed;
-    std::vector<TuneJob> jobs = recorded_jobs(cache, key, a.force);
+    std::vector<TuneJob> jobs = recorded_jobs(cache, key, a.force, session_options(a).tune.math_mode);
     log().info("{} recorded shape(s) of {} to tune from {}", jobs.size(), key.name, cache.path());
     return jobs;
   });

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "autogemm/autogemm.h"
+#include "autogemm/log.h"
 #include "gemm_runner.h"
 #include "lt_buffers.h"
 #include "real_cublas.h"
@@ -91,6 +92,12 @@ Reason decide_lt(const void* caller, cublasLtMatmulDesc_t desc, const void* alph
   // The scale type is checked before beta is read as a float.
   call.beta_zero = call.scale_type == 0 && *static_cast<const float*>(beta) == 0.0f;
   *route = route_lt(call);
+  if (route->reason != Reason::Routed)
+    log().debug("cuBLAS drop-in: cublasLtMatmul to cuBLASLt ({}): compute {}, scale {}, pointer mode {}, epilogue {}, "
+                "types {}/{}/{}/{}, orders {}/{}/{}/{}, batch {}",
+                reason_name(route->reason), call.compute_type, call.scale_type, call.pointer_mode, call.epilogue,
+                call.a.type, call.b.type, call.c.type, call.d.type, call.a.order, call.b.order, call.c.order,
+                call.d.order, call.d.batch);
   if (route->reason == Reason::Routed && route->bias) route->bias_ptr = static_cast<const float*>(call.bias);
   return route->reason;
 }
