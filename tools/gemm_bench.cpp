@@ -255,6 +255,7 @@ Overhead measure_overhead(Session& s, int calls) {
   LoadedKernel k = LoadedKernel::load(cfg, compile_kernel(cfg, kernel_arch(cfg, s.dev)).cubin, s.dev);
   DeviceBuffer ws(std::max<size_t>(cfg.workspace_floats(p), 1) * 4);
   AUTOGEMM_CU(cuMemsetD32(ws.get(), 0, ws.bytes() / 4));
+  AUTOGEMM_CU(cuCtxSynchronize());  // the memset may still run when a non-blocking stream starts
   Overhead o;
   for (int rep = 0; rep < 3; ++rep) {  // best of 3 for each
     const double b = host_us_per_call(s.stream, calls, [&] { k.launch(call, s.stream.get(), ws.get()); });

@@ -70,6 +70,7 @@ class GpuKernels : public testing::GpuTest {
     const LoadedKernel& k = kernel(cfg);
     DeviceBuffer ws(std::max<size_t>(cfg.workspace_floats(p), 1) * 4);
     AUTOGEMM_CU(cuMemsetD32(ws.get(), 0, ws.bytes() / 4));
+    AUTOGEMM_CU(cuCtxSynchronize());  // the memset may still run when a non-blocking stream starts
     Stream st;
     ver.prepare(st.get());
     k.launch(ver.call(), st.get(), ws.get());
@@ -96,6 +97,7 @@ class GpuKernels : public testing::GpuTest {
     ver.prepare(st.get());
     DeviceBuffer ws(std::max<size_t>(c.workspace_floats(p), 1) * 4);
     AUTOGEMM_CU(cuMemsetD32(ws.get(), 0, ws.bytes() / 4));
+    AUTOGEMM_CU(cuCtxSynchronize());  // the memset may still run when a non-blocking stream starts
     kernel(c).launch(call, st.get(), ws.get());
     // The reference was computed before A and B were poisoned: alpha*AB = 0.
     const VerifyResult r = ver.check(st.get());

@@ -141,6 +141,7 @@ TEST_F(GpuSgemm, AlphaZeroNeverReadsNaNInAOrB) {
 TEST_F(GpuSgemm, QuickReturnsLeaveCUntouched) {
   DeviceBuffer c(64 * 4);
   AUTOGEMM_CU(cuMemsetD32(c.get(), 0x7fc0beef, 64));
+  AUTOGEMM_CU(cuCtxSynchronize());  // a device memset may return before it is done
   DeviceBuffer a(64 * 4), b(64 * 4);
   const float* A = a.as<float>();
   const float* B = b.as<float>();

@@ -55,6 +55,7 @@ TEST_F(GpuBenchmark, RotatingTimingOfARealKernelGivesPositiveSamples) {
   LoadedKernel k = LoadedKernel::load(cfg, compile_kernel(cfg, kernel_arch(cfg, dev_)).cubin, dev_);
   DeviceBuffer ws(std::max<size_t>(cfg.workspace_floats(p), 1) * 4);
   AUTOGEMM_CU(cuMemsetD32(ws.get(), 0, ws.bytes() / 4));
+  AUTOGEMM_CU(cuCtxSynchronize());  // the memset may still run when a non-blocking stream starts
   std::vector<int> used(size_t(copies.count()), 0);
   auto launch = [&](CUstream s, int i) {
     ++used[size_t(i)];

@@ -64,9 +64,12 @@ TEST_F(GpuWorker, FaultingCandidatesAreRecordedAndTuningFindsAVerifiedWinner) {
   EXPECT_EQ(broken[1]->trial.status, TrialStatus::Crashed) << broken[1]->trial.detail;
   EXPECT_NE(broken[1]->trial.detail.find("CUDA_ERROR"), std::string::npos) << broken[1]->trial.detail;
   EXPECT_EQ(broken[2]->trial.status, TrialStatus::Timeout) << broken[2]->trial.detail;
-  // First worker + one for the oob kernel + one for the hang (after the trap
-  // and the oob fault each killed theirs).
-  EXPECT_EQ(r.workers_started, 3);
+  // Each of the three broken candidates ends its worker; a new one starts
+  // for whatever is measured after it. The first worker and one after each
+  // of the first two make 3; a fourth when the hang is not the last measured
+  // (the order follows the model's ranking, not the list).
+  EXPECT_GE(r.workers_started, 3);
+  EXPECT_LE(r.workers_started, 4);
   EXPECT_LT(took, 120.0) << "the hang was not cut at its 3 s deadline";
 
   ASSERT_TRUE(r.best.has_value()) << "no verified winner";
@@ -83,6 +86,7 @@ TEST_F(GpuWorker, FaultingCandidatesAreRecordedAndTuningFindsAVerifiedWinner) {
   LoadedKernel k = LoadedKernel::load(best.config, best.cubin, dev_);
   DeviceBuffer ws(std::max<size_t>(best.config.workspace_floats(p), 1) * 4);
   AUTOGEMM_CU(cuMemsetD32(ws.get(), 0, ws.bytes() / 4));
+  AUTOGEMM_CU(cuCtxSynchronize());  // the memset may still run when a non-blocking stream starts
   ver.prepare(s.get());
   k.launch(ver.call(), s.get(), ws.get());
   const VerifyResult vr = ver.check(s.get());

@@ -75,12 +75,14 @@ wire::ResultMsg run_candidate(Session& s, const wire::CandidateMsg& msg) {
     if (s.workspace.bytes() < ws * 4) {
       s.workspace = DeviceBuffer();
       s.workspace = DeviceBuffer(ws * 4);
-      AUTOGEMM_CU(cuMemsetD32(s.workspace.get(), 0, ws));  // kernels keep it zeroed afterwards
+      // On the candidate's stream: a plain cuMemsetD32 runs on the legacy
+      // stream and may not be done when a kernel on a non-blocking stream starts.
+      AUTOGEMM_CU(cuMemsetD32Async(s.workspace.get(), 0, ws, stream));  // kernels keep it zeroed afterwards
     }
     // Counters zeroed per candidate: a faulty earlier candidate must not
     // leave traps for the next one.
     if (const size_t counters = cfg->family().workspace_counter_floats(*cfg))
-      AUTOGEMM_CU(cuMemsetD32(s.workspace.get(), 0, counters));
+      AUTOGEMM_CU(cuMemsetD32Async(s.workspace.get(), 0, counters, stream));
     auto launch = [&](CUstream st, int i) { k.launch(s.copies->call(i), st, s.workspace.get()); };
     s.ver->prepare(stream);
     k.launch(s.ver->call(), stream, s.workspace.get());

@@ -29,9 +29,12 @@ CUdeviceptr ones(int64_t n, CUstream stream) {
   while (floats < n) floats *= 2;
   CUdeviceptr fresh = 0;
   AUTOGEMM_CU(cuMemAlloc(&fresh, size_t(floats) * sizeof(float)));
-  // Synchronous: filled before any stream can read it. The old vector stays
-  // allocated: a captured graph may still read it.
-  AUTOGEMM_CU(cuMemsetD32(fresh, kOneBits, size_t(floats)));
+  // Filled and finished on a stream of its own before any stream can read
+  // it (a plain cuMemsetD32 may still run when the caller's non-blocking
+  // stream starts). The old vector stays allocated: a graph may read it.
+  Stream fill;
+  AUTOGEMM_CU(cuMemsetD32Async(fresh, kOneBits, size_t(floats), fill.get()));
+  fill.synchronize();
   ptr = fresh, size = floats;
   return ptr;
 }
