@@ -30,15 +30,17 @@ run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix}
 foreach(f include/autogemm/autogemm.h lib/libautogemm.so lib/libautogemm.so.${SOVERSION}
           lib/libautogemm.so.${VERSION} lib/libautogemm.a lib/cmake/autogemm/autogemmConfig.cmake
           lib/cmake/autogemm/autogemmConfigVersion.cmake lib/pkgconfig/autogemm.pc
-          bin/gemm_tune bin/autogemm_worker bin/gemm_bench bin/autogemm_cache)
+          bin/gemm_tune bin/autogemm_worker bin/gemm_bench bin/autogemm_cache
+          include/autogemm/autogemm_cublas.h lib/libautogemm_cublas.so.${SOVERSION} bin/autogemm_run)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "cmake --install left out ${f}")
   endif()
 endforeach()
 # Internals stay out of the installed include tree.
 file(GLOB headers RELATIVE ${prefix}/include/autogemm ${prefix}/include/autogemm/*)
-if(NOT headers STREQUAL "autogemm.h")
-  message(FATAL_ERROR "installed headers: ${headers} (only autogemm.h is public)")
+list(SORT headers)
+if(NOT headers STREQUAL "autogemm.h;autogemm_cublas.h")
+  message(FATAL_ERROR "installed headers: ${headers} (only autogemm.h and autogemm_cublas.h are public)")
 endif()
 
 run("configuring examples/" ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples -B ${WORK_DIR}/examples

@@ -8,6 +8,8 @@ namespace {
 constexpr int kCudaR32F = 0;        // cudaDataType CUDA_R_32F
 constexpr int kCompute32F = 68;     // CUBLAS_COMPUTE_32F
 constexpr int kCompute32FPedantic = 69;
+constexpr int kCompute32FFast16F = 74, kCompute32FFast16BF = 75, kCompute32FFastTF32 = 77;
+constexpr int kCompute32FEmulated16BFx9 = 78;
 constexpr int kMathDefault = 0, kMathPedantic = 2;
 constexpr int kMathFlagMask = 0xf;  // the low bits are the mode, the rest flags
 constexpr uint32_t kEpilogueDefault = 1, kEpilogueBias = 4;
@@ -54,7 +56,11 @@ Reason check_math_mode(int cublas_math) {
 Reason check_compute_type(int compute_type, int cublas_math) {
   if (compute_type == kCompute32FPedantic) return Reason::Routed;
   if (compute_type == kCompute32F) return check_math_mode(cublas_math);
-  return Reason::ReducedPrecision;
+  // FP32 data on TF32, FP16, BF16 or BF16x9 tensor cores; anything else
+  // (16F, 64F, 32I, ...) is another precision altogether.
+  for (const int fast : {kCompute32FFast16F, kCompute32FFast16BF, kCompute32FFastTF32, kCompute32FEmulated16BFx9})
+    if (compute_type == fast) return Reason::ReducedPrecision;
+  return Reason::NotFp32;
 }
 
 Reason check_data_types(int a_type, int b_type, int c_type) {
@@ -82,10 +88,11 @@ namespace {
 
 /// Types, modes and epilogue: what the descriptor asks beyond the sizes.
 Reason check_lt_descriptor(const LtCall& lt) {
-  if (lt.compute_type != kCompute32F && lt.compute_type != kCompute32FPedantic) return Reason::ReducedPrecision;
   if (lt.scale_type != kCudaR32F) return Reason::NotFp32;
   for (const LtCall::Layout* l : {&lt.a, &lt.b, &lt.c, &lt.d})
     if (l->type != kCudaR32F) return Reason::NotFp32;
+  // Lt has no math mode: the compute type alone says it.
+  if (const Reason r = check_compute_type(lt.compute_type, 0); r != Reason::Routed) return r;
   if (lt.pointer_mode != 0) return Reason::DeviceScalars;
   if (lt.scaled || lt.trans_c != 0) return Reason::LtUnsupported;
   if (lt.epilogue != kEpilogueDefault && lt.epilogue != kEpilogueBias) return Reason::LtUnsupported;

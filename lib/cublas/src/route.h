@@ -59,7 +59,8 @@ struct GemmCall {
 /// CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION changes nothing for FP32.
 Reason check_math_mode(int cublas_math);
 /// GemmEx: the cublasComputeType_t (32F follows the handle's math mode,
-/// 32F_PEDANTIC ignores it; every other type is reduced or not FP32).
+/// 32F_PEDANTIC ignores it; the FAST and EMULATED FP32 types are reduced
+/// precision, every other type is not FP32).
 Reason check_compute_type(int compute_type, int cublas_math);
 /// A, B and C as cudaDataType: only CUDA_R_32F routes.
 Reason check_data_types(int a_type, int b_type, int c_type);

@@ -21,8 +21,10 @@ TEST(CublasRoute, ComputeTypes32FFollowsMathPedanticAlwaysRoutesFastTypesPass) {
   EXPECT_EQ(check_compute_type(68, 0), Reason::Routed);            // 32F, default math
   EXPECT_EQ(check_compute_type(68, 3), Reason::ReducedPrecision);  // 32F on a TF32 handle
   EXPECT_EQ(check_compute_type(69, 3), Reason::Routed);            // 32F_PEDANTIC ignores the handle
-  for (int fast : {74, 75, 77, 78, 64, 70, 72})  // FAST_16F, FAST_16BF, FAST_TF32, EMULATED_16BFX9, 16F, 64F, 32I
+  for (int fast : {74, 75, 77, 78})  // FAST_16F, FAST_16BF, FAST_TF32, EMULATED_16BFX9
     EXPECT_EQ(check_compute_type(fast, 0), Reason::ReducedPrecision) << fast;
+  for (int other : {64, 70, 72, 0})  // 16F, 64F, 32I, a legacy cudaDataType
+    EXPECT_EQ(check_compute_type(other, 0), Reason::NotFp32) << other;
 }
 
 TEST(CublasRoute, OnlyFp32DataHostScalarsAndIntSizesRoute) {
@@ -101,6 +103,10 @@ TEST(CublasRoute, LtTypesModesAndLayoutsThatPass) {
   EXPECT_EQ(route_lt(c).reason, Reason::ReducedPrecision);
   c = lt_call(32, 32, 32, 0, 0);
   c.d.type = 2;
+  EXPECT_EQ(route_lt(c).reason, Reason::NotFp32);
+  c = lt_call(32, 32, 32, 0, 0);  // an FP64 problem (PyTorch's double linear with bias)
+  c.compute_type = 70, c.scale_type = 1;
+  for (LtCall::Layout* l : {&c.a, &c.b, &c.c, &c.d}) l->type = 1;
   EXPECT_EQ(route_lt(c).reason, Reason::NotFp32);
   c = lt_call(32, 32, 32, 0, 0);
   c.pointer_mode = 1;
