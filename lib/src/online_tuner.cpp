@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -58,6 +59,22 @@ std::string shape_text(const ShapeKey& s) {
 
 }  // namespace
 
+std::vector<std::string> OnlineTuner::child_environment(const char* const* env) {
+  // What gemm_tune reads as "a rank of a launcher" (tuner/src/fleet.cpp).
+  static const char* const kLauncher[] = {
+      "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE",
+      "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "PMI_LOCAL_RANK", "PMI_LOCAL_SIZE", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
+      "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "SLURM_NTASKS_PER_NODE", "SLURM_STEP_TASKS_PER_NODE",
+      "SLURM_TASKS_PER_NODE", "SLURM_NODEID"};
+  std::vector<std::string> out;
+  for (; env && *env; ++env) {
+    const std::string entry(*env);
+    const std::string name = entry.substr(0, entry.find('='));
+    if (std::find(std::begin(kLauncher), std::end(kLauncher), name) == std::end(kLauncher)) out.push_back(entry);
+  }
+  return out;
+}
+
 OnlineTuner::Settings OnlineTuner::from_environment(std::vector<std::string>* warnings) {
   Settings s;
   bool known = true;
@@ -106,8 +123,12 @@ bool OnlineTuner::request(const std::string& cache_path, int device, const Shape
   posix_spawn_file_actions_init(&fa);
   for (int fd : {0, 1, 2}) posix_spawn_file_actions_addopen(&fa, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
   posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+  std::vector<std::string> env = child_environment(environ);
+  std::vector<char*> envp;
+  for (std::string& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t child = 0;
-  const int rc = posix_spawn(&child, argv[0], &fa, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&child, argv[0], &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) {
     log().warn("online tuning of {} not started: cannot run {} (error {})", shape_text(shape), s_.tuner, rc);

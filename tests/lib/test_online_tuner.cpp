@@ -74,6 +74,20 @@ TEST_F(OnlineTunerTest, RunsGemmTuneOnTheShapeOnceAndReportsTheSuccessOnce) {
   EXPECT_NE(calls().find("--shape 64x256x128:NT@16 --budget 7 --unaligned"), std::string::npos) << calls();
 }
 
+TEST_F(OnlineTunerTest, TheTunerDoesNotSeeTheLaunchersRank) {
+  const char* env[] = {"PATH=/bin", "OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2", "SLURM_PROCID=3",
+                       "SLURM_JOB_ID=7", "OMPI_MCA_x=1", "AUTOGEMM_CACHE=/tmp/c.db", nullptr};
+  const std::vector<std::string> out = OnlineTuner::child_environment(env);
+  EXPECT_EQ(out, (std::vector<std::string>{"PATH=/bin", "SLURM_JOB_ID=7", "OMPI_MCA_x=1", "AUTOGEMM_CACHE=/tmp/c.db"}));
+  // And the tuner really starts without them.
+  ::setenv("OMPI_COMM_WORLD_RANK", "1", 1);
+  OnlineTuner t(settings(tuner("echo \"rank=${OMPI_COMM_WORLD_RANK:-none}\" >> '" + (dir_ / "calls").string() + "'")));
+  EXPECT_TRUE(t.request("/tmp/c.db", 0, shape(32), false));
+  t.wait_idle();
+  ::unsetenv("OMPI_COMM_WORLD_RANK");
+  EXPECT_NE(calls().find("rank=none"), std::string::npos) << calls();
+}
+
 TEST_F(OnlineTunerTest, OneAtATimeAndNeverDuringGraphCapture) {
   OnlineTuner t(settings(tuner("sleep 1")));
   EXPECT_FALSE(t.request("/tmp/c.db", 0, shape(32), true));  // capturing: not now

@@ -52,6 +52,11 @@ class OnlineTuner {
   /// library file (an install tree, a build tree). `warnings` gets a line
   /// for each value that was not understood.
   static Settings from_environment(std::vector<std::string>* warnings);
+  /// The tuner's environment: `env` without an MPI or Slurm launcher's rank
+  /// variables. The application may be one rank of many; its tuning is not,
+  /// and gemm_tune would otherwise take a rank's share of one shape, want a
+  /// per-rank cache path and rebind its CPUs.
+  static std::vector<std::string> child_environment(const char* const* env);
 
   explicit OnlineTuner(Settings s);
   /// Waits for the tuning in flight (at most its time limit and grace). The
