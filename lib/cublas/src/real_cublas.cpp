@@ -7,7 +7,6 @@
 #include <cstring>
 #include <mutex>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "autogemm/log.h"
@@ -18,17 +17,12 @@ thread_local int InRealCublas::depth_ = 0;
 
 namespace {
 
-/// A loaded object whose file name starts with `prefix` ("libcublas.so"),
-/// and, for libcublas, its executable address ranges.
-struct FoundObject {
-  std::string path;
-  std::vector<std::pair<uintptr_t, uintptr_t>> code;
-};
-
-FoundObject find_loaded(const char* prefix) {
+/// The path of a loaded object whose file name starts with `prefix`
+/// ("libcublas.so"), or "".
+std::string find_loaded(const char* prefix) {
   struct Search {
     const char* prefix;
-    FoundObject found;
+    std::string path;
   } search{prefix, {}};
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t, void* data) -> int {
@@ -37,25 +31,20 @@ FoundObject find_loaded(const char* prefix) {
         const char* base = std::strrchr(name, '/');
         base = base ? base + 1 : name;
         if (std::strncmp(base, s->prefix, std::strlen(s->prefix)) != 0) return 0;
-        s->found.path = name;
-        for (int i = 0; i < info->dlpi_phnum; ++i) {
-          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-          if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
-            s->found.code.emplace_back(info->dlpi_addr + ph.p_vaddr, info->dlpi_addr + ph.p_vaddr + ph.p_memsz);
-        }
+        s->path = name;
         return 1;
       },
       &search);
-  return search.found;
+  return search.path;
 }
 
 /// A handle to look names up in: the next object, else a loaded copy, else
 /// the environment's file, else the SONAME. nullptr when none has `probe`.
 void* open_real(const char* probe, const char* prefix, const char* env, const char* soname) {
   if (dlsym(RTLD_NEXT, probe)) return RTLD_NEXT;
-  const FoundObject loaded = find_loaded(prefix);
+  const std::string loaded = find_loaded(prefix);
   std::vector<std::string> tries;
-  if (!loaded.path.empty()) tries.push_back(loaded.path);
+  if (!loaded.empty()) tries.push_back(loaded);
   if (const char* path = std::getenv(env); path && *path) tries.emplace_back(path);
   tries.emplace_back(soname);
   for (const std::string& t : tries)
@@ -70,11 +59,6 @@ void* open_real(const char* probe, const char* prefix, const char* env, const ch
 template <class F>
 void bind(void* lib, F& fn, const char* name) {
   if (lib) fn = reinterpret_cast<F>(dlsym(lib, name));
-}
-
-std::vector<std::pair<uintptr_t, uintptr_t>>& cublas_code() {
-  static std::vector<std::pair<uintptr_t, uintptr_t>> code;
-  return code;
 }
 
 }  // namespace
@@ -95,14 +79,6 @@ const RealCublas& real_cublas() {
     bind(lib, t.GetStream, "cublasGetStream_v2");
     bind(lib, t.GetMathMode, "cublasGetMathMode");
     bind(lib, t.GetPointerMode, "cublasGetPointerMode_v2");
-    // Where its code lies, to tell its own calls into cublasLtMatmul.
-    if (t.Sgemm) {
-      Dl_info info{};
-      if (dladdr(reinterpret_cast<void*>(t.Sgemm), &info) && info.dli_fname) {
-        const char* base = std::strrchr(info.dli_fname, '/');
-        cublas_code() = find_loaded(base ? base + 1 : info.dli_fname).code;
-      }
-    }
     return t;
   }();
   return r;
@@ -121,11 +97,13 @@ const RealCublasLt& real_cublaslt() {
 }
 
 bool inside_real_cublas(const void* address) {
-  real_cublas();
-  const auto a = reinterpret_cast<uintptr_t>(address);
-  for (const auto& [lo, hi] : cublas_code())
-    if (a >= lo && a < hi) return true;
-  return false;
+  // The object the call came from, by file name: no lookup that would load
+  // cuBLAS into a program that only uses cuBLASLt.
+  Dl_info info{};
+  if (!dladdr(address, &info) || !info.dli_fname) return false;
+  const char* base = std::strrchr(info.dli_fname, '/');
+  base = base ? base + 1 : info.dli_fname;
+  return std::strncmp(base, "libcublas.so", 12) == 0;
 }
 
 }  // namespace autogemm::cublas

@@ -52,8 +52,8 @@ struct RealCublasLt {
 const RealCublas& real_cublas();
 const RealCublasLt& real_cublaslt();
 
-/// True when `address` lies in the code of the real libcublas (cuBLAS
-/// calling cublasLtMatmul for its own work: such calls are never routed).
+/// True when `address` lies in a loaded libcublas (cuBLAS calling
+/// cublasLtMatmul for its own work: such calls are never routed).
 bool inside_real_cublas(const void* address);
 
 /// Set while the calling thread is inside a call to the real library, so a

@@ -186,4 +186,19 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t, const void
   return record("cublasLtMatmul", int(rows), int(cols), 0, D);
 }
 
+/// cuBLAS's own use of cuBLASLt: an FP32 product it hands to cublasLtMatmul
+/// (through the dynamic symbol, as libcublas does), which the drop-in must
+/// pass through untouched.
+int standin_lt_from_inside(void* d) {
+  cublasLtMatmulDesc_t desc;
+  cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+  cublasLtMatrixLayout_t l;
+  cublasLtMatrixLayoutCreate(&l, CUDA_R_32F, 8, 8, 8);
+  const float one = 1, zero = 0;
+  const cublasStatus_t st = cublasLtMatmul(nullptr, desc, &one, d, l, d, l, &zero, d, l, d, l, nullptr, nullptr, 0, nullptr);
+  cublasLtMatrixLayoutDestroy(l);
+  cublasLtMatmulDescDestroy(desc);
+  return int(st);
+}
+
 }  // extern "C"

@@ -161,6 +161,16 @@ TEST_F(CublasShim, LtMatmulRoutesPlainAndBiasAndPassesOtherEpilogues) {
   expect_routed_attempt(lt_matmul(CUBLASLT_EPILOGUE_DEFAULT, nullptr, b_, c_), kLt, c_);
 }
 
+TEST_F(CublasShim, LtCallsCublasMakesItselfPassUntouched) {
+  Delta d;
+  autogemm_cublas_get_counts(&d.before);
+  d.standin_before = standin_call_count();
+  EXPECT_EQ(standin_lt_from_inside(c_), 0);
+  autogemm_cublas_get_counts(&d.after);
+  d.standin_after = standin_call_count();
+  expect_passed(d, kLt, kInside);
+}
+
 // Registered by ctest a second time with AUTOGEMM_CUBLAS=0.
 TEST(CublasShimOff, RoutingOffPassesEveryCall) {
   const char* v = std::getenv("AUTOGEMM_CUBLAS");
