@@ -3,11 +3,15 @@
 sides' TFLOP/s and the effective TB/s (A, B and C counted once per call), and
 with two files (A B) the ratio of A's timing to B's for each side.
 
-    bench_table.py rotate.json [flush.json]
+    python3 scripts/bench_table.py rotate.json [flush.json]
 """
 import json
+import os
 import re
 import sys
+
+USAGE = ("usage: python3 scripts/bench_table.py BENCH.json [OTHER.json]  (gemm_bench --json per shape: ratio to "
+         "cuBLAS, TFLOP/s, TB/s; with OTHER, the timings of the first over the second)")
 
 
 def bytes_of(shape):
@@ -21,6 +25,10 @@ def rows(path):
 
 
 def main(paths):
+    help_asked = sys.argv[1:2] in (["-h"], ["--help"])
+    if help_asked or not (1 <= len(paths) <= 2 and all(os.path.isfile(p) for p in paths)):
+        print(USAGE, file=sys.stdout if help_asked else sys.stderr)
+        sys.exit(0 if help_asked else 2)
     timing, a = rows(paths[0])
     other = rows(paths[1]) if len(paths) > 1 else None
     head = f"{'shape':24s} {'ratio':>6s} {'ag TF/s':>8s} {'cb TF/s':>8s} {'ag TB/s':>8s} {'cb TB/s':>8s}"

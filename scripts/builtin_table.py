@@ -4,11 +4,15 @@ from gemm_tune --json files: one row per canonical shape, the fastest winner
 over the files (a later file's row of the same shape replaces an earlier one
 only if faster). Prints C++ initialisers to paste between the table's braces.
 
-    builtin_table.py docs/results/A-tune.json docs/results/B-tune.json ...
+    python3 scripts/builtin_table.py A-tune.json B-tune.json ...
 """
 import json
+import os
 import re
 import sys
+
+USAGE = ("usage: python3 scripts/builtin_table.py TUNE.json ...  (the rows of the built-in winner table, "
+         "kernel_templates/src/builtin_winners.cpp, from gemm_tune --json files: the fastest per shape)")
 
 SHAPE = re.compile(r"(\d+)x(\d+)x(\d+)[: ]([NT])([NT])(?:@(\d+))?")
 
@@ -30,6 +34,10 @@ def row(entry):
     return (M, N, K, ta, tb, aligned, batch), entry["median_ms"], entry["config"]
 
 
+help_asked = sys.argv[1:2] in (["-h"], ["--help"])
+if help_asked or not (len(sys.argv) >= 2 and all(os.path.isfile(p) for p in sys.argv[1:])):
+    print(USAGE, file=sys.stdout if help_asked else sys.stderr)
+    sys.exit(0 if help_asked else 2)
 best = {}
 for path in sys.argv[1:]:
     for e in json.load(open(path)):

@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# One GPU call: the GPU tests the built-in winners touch, then how good
-# dispatch is before tuning on shapes the built-in table does not hold
-# (held out): gemm_bench on an empty cache (built-in winners), gemm_tune of
-# the same shapes (its JSON also gives the plain built-in default's speed,
-# default_gflops), gemm_bench again; last a table per shape: built-in choice,
-# plain default, tuned, and the ratios.
+# builtin_winners_check.sh — one GPU call: the GPU tests the built-in
+# winners touch, then how good dispatch is before tuning on shapes the
+# built-in table does not hold (held out): gemm_bench on an empty cache
+# (built-in winners), gemm_tune of the same shapes (its JSON also gives the
+# plain built-in default's speed, default_gflops), gemm_bench again; last a
+# table per shape: built-in choice, plain default, tuned, and the ratios.
 # Files under $OUT: gpu_tests.log before-bench.json tune.json after-bench.json run.log summary.txt tuned.db
 # NEW=... replaces the held-out shapes; TESTS=0 skips the GPU tests, TEST_LIST names them.
-#   OUT=/tmp/o bash scripts/experiments/builtin_winners_check.sh gbuild
-B=${1:-gbuild}
+#   OUT=/tmp/o bash scripts/builtin_winners_check.sh gbuild
+HELP='usage: OUT=DIR [NEW="shape ..." TESTS=0] bash scripts/builtin_winners_check.sh BUILD_DIR  (dispatch before tuning: built-in winners against tuned winners on shapes the built-in table does not hold)'
+case "${1:-}" in -h|--help) echo "$HELP"; exit 0 ;; esac
+if ! { [ $# -eq 1 ] && [ -d "$1/tools" ]; }; then echo "$HELP" >&2; exit 2; fi
+B=$(cd "$1" && pwd)
 OUT=${OUT:-$PWD/gpu-out}
-export LD_LIBRARY_PATH=$PWD/$B/lib
+mkdir -p "$OUT"
+export LD_LIBRARY_PATH=$B/lib
 T=$B/tools
 NEW=${NEW:-"768x768x768 1536x1536x1536 3072x3072x3072:TN 6144x6144x6144:NT 4096x4096x4096:TT 2047x2049x1025
 256x4096x4096 96x4096x1024 64x11008x4096 32x4096x4096 2000x3000x500 333x4444x555 4096x4096x256
 1x8192x8192 8x8192x8192 16x8192x4096 96x96x96@2048 32x32x64@8192 128x64x256@256 48x4096x4096@4"}
-args() { for s in $1; do printf -- '--shape %s ' "$s"; done; }
+shapes=(); for s in $NEW; do shapes+=(--shape "$s"); done
 W=$(mktemp -d)
 [ "${TESTS:-1}" = 0 ] || {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader
@@ -25,9 +29,9 @@ W=$(mktemp -d)
   done
 } > "$OUT/gpu_tests.log" 2>&1
 {
-  timeout 120 $T/gemm_bench --db $W/t.db $(args "$NEW") --overhead-calls 0 --json $OUT/before-bench.json 2>&1 | tail -n 25
-  timeout 300 $T/gemm_tune --device 0 --db $W/t.db $(args "$NEW") --json $OUT/tune.json 2>&1 | grep -v "^\[" | tail -n 25
-  timeout 120 $T/gemm_bench --db $W/t.db $(args "$NEW") --overhead-calls 0 --json $OUT/after-bench.json 2>&1 | tail -n 25
+  timeout 120 "$T/gemm_bench" --db "$W/t.db" "${shapes[@]}" --overhead-calls 0 --json "$OUT/before-bench.json" 2>&1 | tail -n 25
+  timeout 300 "$T/gemm_tune" --device 0 --db "$W/t.db" "${shapes[@]}" --json "$OUT/tune.json" 2>&1 | grep -v "^\[" | tail -n 25
+  timeout 120 "$T/gemm_bench" --db "$W/t.db" "${shapes[@]}" --overhead-calls 0 --json "$OUT/after-bench.json" 2>&1 | tail -n 25
 } > "$OUT/run.log" 2>&1
 cp "$W/t.db" "$OUT/tuned.db" 2>/dev/null  # the tuned cache, to inspect with sqlite3 afterwards
 rm -rf "$W"

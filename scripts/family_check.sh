@@ -7,14 +7,21 @@
 # files (the device tool brings back only a handful):
 #   gpu.txt tests.log tune.log tune.json bench.log bench.json trials.json sass.tar.gz
 #   OUT=/tmp/o FAMILIES="warptiled" SHAPES="4096x4096x4096 1024x1024x1024" \
-#     GTEST_FILTERS="test_gpu_kernels:*GpuFamilies*warptiled*" bash scripts/experiments/family_check.sh gbuild
+#     GTEST_FILTERS="test_gpu_kernels:*GpuFamilies*warptiled*" bash scripts/family_check.sh gbuild
 #   PROBES="<config text>@<shape>;..." adds configs to time and disassemble;
-#   SASS_WINNERS=0 leaves the winners out (only PROBES).
+#   SASS_WINNERS=0 leaves the winners out (only PROBES); SKIP_TUNE=1 and
+#   SKIP_BENCH=1 leave those steps out.
+#   An fp32_accurate family (tf32x3wg): TUNE_ARGS="--math-mode fp32_accurate
+#   --strategy exhaustive" BENCH_ARGS=--fp32-accurate.
 set -u -o pipefail
-B=${1:-build}
+HELP='usage: OUT=DIR FAMILIES="f ..." SHAPES="s ..." [GTEST_FILTERS= PROBES= TUNE_ARGS= BENCH_ARGS=] bash scripts/family_check.sh BUILD_DIR  (a kernel family under development on the GPU: its tests, tuning, bench, the SASS loop mix of each winner)'
+case "${1:-}" in -h|--help) echo "$HELP"; exit 0 ;; esac
+if ! { [ $# -eq 1 ] && [ -d "$1/tools" ]; }; then echo "$HELP" >&2; exit 2; fi
+B=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-export LD_LIBRARY_PATH=$PWD/$B/lib:${LD_LIBRARY_PATH:-}
+export LD_LIBRARY_PATH=$B/lib:${LD_LIBRARY_PATH:-}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw --format=csv,noheader | tee "$OUT/gpu.txt"
 for spec in ${GTEST_FILTERS:-}; do   # binary:filter
   bin=${spec%%:*}; filt=${spec#*:}
@@ -51,6 +58,11 @@ for r in json.load(open(sys.argv[1])):
   [ -f "$d/variant0.cubin" ] && cuobjdump -sass "$d/variant0.cubin" > "$d/winner.sass" 2>&1
   echo "$cfg @ $shape" > "$d/what.txt"; rm -f "$d/variant0.cubin"
 done
-python3 scripts/experiments/sass_loop_mix.py "$OUT"/sass/*/winner.sass 2>&1 | tee "$OUT/sass/mix.txt" | tail -n 40
+sass=("$OUT"/sass/*/winner.sass)
+if [ -f "${sass[0]}" ]; then
+  python3 "$HERE/sass_loop_mix.py" "${sass[@]}" 2>&1 | tee "$OUT/sass/mix.txt" | tail -n 40
+else
+  echo "no SASS: no winner or probe disassembled (see sass/probe.log)" | tee "$OUT/sass/mix.txt"
+fi
 tar -czf "$OUT/sass.tar.gz" -C "$OUT" sass && rm -rf "$OUT/sass"
 rm -f "$OUT"/tuning.db*

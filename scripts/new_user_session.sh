@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# One GPU call for issue 11's "new user" session, each command printed with
-# its real output: the README's tuning command (the public suite into the
-# default cache), gemm_bench of the suite against cuBLAS, then a program
-# built against the *installed* package (CMake and pkg-config builds, made on
-# the development machine from $B/prefix: the GPU machine has no headers of
-# SQLite, spdlog or CLI11) run with recording on, coverage, gemm_tune
-# --from-record, the program again from the tuned cache, a second cache
-# merged in, and the result inspected with sqlite3 and autogemm_cache.
+# new_user_session.sh — one GPU call: what a new user sees (the README's "A
+# session on the H200"), each command printed with its real output: the
+# README's tuning command (the public suite into the default cache, which it
+# deletes first: ~/.cache/autogemm), gemm_bench of the suite against cuBLAS,
+# then a program built against the *installed* package (CMake and pkg-config
+# builds, made on the development machine from $B/prefix: the GPU machine
+# has no headers of SQLite, spdlog or CLI11) run with recording on,
+# coverage, gemm_tune --from-record, the program again from the tuned cache,
+# a second cache merged in, and the result inspected with sqlite3 and
+# autogemm_cache.
 # Expects $B/prefix (cmake --install), $B/examples (examples/ built against
 # it) and $B/sgemm_example_pkgconfig.
 # Files under $OUT: session.txt suite-tune.json suite-bench.json record-tune.json tuning.db
-#   OUT=/tmp/o bash scripts/experiments/new_user_session.sh gbuild
-B=${1:-gbuild}
+#   OUT=/tmp/o bash scripts/new_user_session.sh gbuild
+HELP='usage: OUT=DIR bash scripts/new_user_session.sh BUILD_DIR  (the session of a new user, each command with its output, from BUILD_DIR/prefix and BUILD_DIR/examples; deletes ~/.cache/autogemm)'
+case "${1:-}" in -h|--help) echo "$HELP"; exit 0 ;; esac
+if ! { [ $# -eq 1 ] && [ -d "$1/prefix/bin" ]; }; then echo "$HELP" >&2; exit 2; fi
+B=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-$PWD/gpu-out}
-P=$PWD/$B/prefix
+mkdir -p "$OUT"
+P=$B/prefix
 export LD_LIBRARY_PATH=$P/lib
 W=$(mktemp -d)
 # sqlite3 where the machine has it; else Python's sqlite3 module (a carried
@@ -30,7 +37,7 @@ SQL_TOOL="sqlite3 -box"
 command -v sqlite3 > /dev/null || SQL_TOOL="(python3's sqlite3 module)"
 q() { echo "\$ $SQL_TOOL ~/.cache/autogemm/tuning.db \"$1\""; sqlite "$HOME/.cache/autogemm/tuning.db" "$1" 2>&1; echo; }
 # say <command...>: prints the command, then runs it with its output (stdout and stderr).
-say() { echo "\$ $*"; timeout ${LIMIT:-120} "$@" 2>&1 | grep -v "^\[ NVRTC\|ptxas"; echo; }
+say() { echo "\$ $*"; timeout "${LIMIT:-120}" "$@" 2>&1 | grep -v "^\[ NVRTC\|ptxas"; echo; }
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   echo "# a fresh machine: no cache yet ($HOME/.cache/autogemm)"
@@ -54,5 +61,5 @@ say() { echo "\$ $*"; timeout ${LIMIT:-120} "$@" 2>&1 | grep -v "^\[ NVRTC\|ptxa
 } > "$OUT/session.txt" 2>&1
 cp "$HOME/.cache/autogemm/tuning.db" "$OUT/tuning.db" 2>/dev/null
 rm -rf "$W"
-python3 scripts/experiments/bench_table.py "$OUT/suite-bench.json" 2>/dev/null | tail -n 35 || true
+python3 "$HERE/bench_table.py" "$OUT/suite-bench.json" 2>/dev/null | tail -n 35 || true
 grep -A4 "^\$ .*coverage" "$OUT/session.txt" | tail -n 12

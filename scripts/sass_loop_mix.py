@@ -10,8 +10,12 @@ static issue cycles, and counts the FFMAs whose two register-file reads
 (operands without .reuse) fall in the same register bank, for 2 and 4 banks
 (register number modulo the bank count)."""
 import collections
+import os
 import re
 import sys
+
+USAGE = ("usage: python3 scripts/sass_loop_mix.py KERNEL.sass ...  (the opcode mix, static issue cycles and "
+         "register-bank pairs of each kernel's main loop, from cuobjdump -sass output)")
 
 LINE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)([^;]*);(?:\s*/\* (0x[0-9a-f]+) \*/)?")
 CONTROL = re.compile(r"^\s*/\* (0x[0-9a-f]+) \*/\s*$")
@@ -61,6 +65,10 @@ def same_bank_ffma(body, banks):
     return n
 
 
+help_asked = sys.argv[1:2] in (["-h"], ["--help"])
+if help_asked or not (len(sys.argv) >= 2 and all(os.path.isfile(p) for p in sys.argv[1:])):
+    print(USAGE, file=sys.stdout if help_asked else sys.stderr)
+    sys.exit(0 if help_asked else 2)
 for path in sys.argv[1:]:
     ins = parse(path)
     loop = main_loop(ins)

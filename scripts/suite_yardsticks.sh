@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
-# One GPU call: exhaustive runs (every config of one family's search space)
-# over groups of shapes, each group into its own cache, exported as trials
+# suite_yardsticks.sh — one GPU call: exhaustive runs (every config of one
+# family's search space) over groups of shapes, each group into its own
+# cache, exported as trials
 # (the yardsticks of tests/tuner/data, through trials_to_csv.py). A group
 # that runs out of time keeps what it measured: its cache comes back too,
 # and a later call resumes it (carry it as RESUME_DIR/exh-FAMILY.db).
 #   OUT=/tmp/o EXH_GROUPS="warptiled:8192x8192x8192,5000x5000x5000 gemv:1x4096x11008" \
-#     TIMEOUTS="300 60" bash scripts/experiments/suite_yardsticks.sh gbuild
+#     TIMEOUTS="300 60" bash scripts/suite_yardsticks.sh gbuild
 # Files under $OUT: run.log, exh-FAMILY-tune.json, exh-FAMILY-trials.json.gz,
-# exh-FAMILY.db.gz (at most 8 files: three groups).
-B=${1:-gbuild}
+# exh-FAMILY.db.gz (at most 8 files: three groups). Then the CSV:
+#   python3 scripts/trials_to_csv.py exh-FAMILY-trials.json.gz "header" > tests/tuner/data/...
+HELP='usage: OUT=DIR EXH_GROUPS="family:shape,shape ..." [TIMEOUTS="s ..." RESUME_DIR=DIR] bash scripts/suite_yardsticks.sh BUILD_DIR  (exhaustive tuning per family, exported as trials: the yardsticks of tests/tuner/data)'
+case "${1:-}" in -h|--help) echo "$HELP"; exit 0 ;; esac
+if ! { [ $# -eq 1 ] && [ -d "$1/tools" ] && [ -n "${EXH_GROUPS:-}" ]; }; then echo "$HELP" >&2; exit 2; fi
+B=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-$PWD/gpu-out}
-export LD_LIBRARY_PATH=$PWD/$B/lib
+mkdir -p "$OUT"
+export LD_LIBRARY_PATH=$B/lib
 read -r -a timeouts <<< "${TIMEOUTS:-200}"
 {
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
 i=0
-for g in ${EXH_GROUPS:?EXH_GROUPS=family:shape,shape ...}; do
+for g in $EXH_GROUPS; do
   fam=${g%%:*}; t=${timeouts[$i]:-${timeouts[-1]}}; i=$((i + 1))
   shapes=(); IFS=, read -r -a list <<< "${g#*:}"; for s in "${list[@]}"; do shapes+=(--shape "$s"); done
   db="$OUT/exh-$fam.db"
@@ -31,4 +38,4 @@ for g in ${EXH_GROUPS:?EXH_GROUPS=family:shape,shape ...}; do
 done
 } > "$OUT/run.log" 2>&1
 cat "$OUT/run.log"
-for f in "$OUT"/exh-*-tune.json; do [ -f "$f" ] && python3 scripts/experiments/tune_table.py "$f"; done
+for f in "$OUT"/exh-*-tune.json; do [ -f "$f" ] && python3 "$HERE/tune_table.py" "$f"; done

@@ -5,13 +5,23 @@ the measured configs within 10% of that family's best on the shape (a
 config outside cannot reach 97% of it), in ModelQuality's columns
 m,n,k,trans_a,trans_b,aligned,gflops,config.
 
-  trials_to_csv.py trials.json "header line" > tests/tuner/data/h200_exhaustive_gemv.csv
+  python3 scripts/trials_to_csv.py trials.json[.gz] "header line" > tests/tuner/data/h200_exhaustive_gemv.csv
 """
+import gzip
 import json
+import os
 import sys
 from collections import defaultdict
 
-trials = json.load(open(sys.argv[1]))["devices"][0]["trials"]
+USAGE = ("usage: python3 scripts/trials_to_csv.py TRIALS.json[.gz] \"HEADER\"  (an exhaustive run's trials, "
+         "autogemm_cache export, as a yardstick CSV of tests/tuner/data on stdout)")
+help_asked = sys.argv[1:2] in (["-h"], ["--help"])
+if help_asked or not (len(sys.argv) == 3 and os.path.isfile(sys.argv[1])):
+    print(USAGE, file=sys.stdout if help_asked else sys.stderr)
+    sys.exit(0 if help_asked else 2)
+
+with (gzip.open if sys.argv[1].endswith(".gz") else open)(sys.argv[1], "rt") as f:
+    trials = json.load(f)["devices"][0]["trials"]
 best = defaultdict(float)
 ok = [t for t in trials if t["status"] == "ok" and t["gflops"]]
 key = lambda t: (t["m"], t["n"], t["k"], int(t["trans_a"]), int(t["trans_b"]), int(t["aligned"]), t["family"])

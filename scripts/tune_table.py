@@ -3,10 +3,19 @@
 tuning time, the shapes over 10 s, candidates measured and ruled out; then
 one line per shape.
 
-    tune_table.py suite-tune.json [more.json ...]
+    python3 scripts/tune_table.py suite-tune.json [more.json ...]
+
+A file that is missing or unreadable is reported on its line; the others print.
 """
 import json
 import sys
+
+USAGE = ("usage: python3 scripts/tune_table.py TUNE.json ...  (gemm_tune --json: tuning time, candidates and "
+         "winner per shape, with each file's totals)")
+help_asked = sys.argv[1:2] in (["-h"], ["--help"])
+if help_asked or not (len(sys.argv) >= 2 and not sys.argv[1].startswith("-")):
+    print(USAGE, file=sys.stdout if help_asked else sys.stderr)
+    sys.exit(0 if help_asked else 2)
 
 for f in sys.argv[1:]:
     try:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tuned against exhaustive, per shape, as a markdown table.
 
-    python3 scripts/experiments/vs_exhaustive.py BENCH.json TUNE.json [CSV ...]
+    python3 scripts/vs_exhaustive.py BENCH.json TUNE.json [CSV ...]
 
 BENCH.json: gemm_bench --json (TFLOP/s of the dispatched winner, ratio to
 cuBLAS). TUNE.json: gemm_tune --json (tuning seconds per shape). CSV: the
@@ -12,7 +12,12 @@ exhaustive best.
 import csv
 import glob
 import json
+import os
 import sys
+
+USAGE = ("usage: python3 scripts/vs_exhaustive.py BENCH.json TUNE.json [CSV ...]  (gemm_bench and gemm_tune --json "
+         "against the exhaustive yardsticks, default tests/tuner/data/h200_exhaustive*.csv: a markdown table)")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "tuner", "data")
 
 
 def yardsticks(paths):
@@ -36,9 +41,13 @@ def key_of(shape):
 
 
 def main(argv):
+    help_asked = argv[1:2] in (["-h"], ["--help"])
+    if help_asked or not (len(argv) >= 3 and all(os.path.isfile(p) for p in argv[1:])):
+        print(USAGE, file=sys.stdout if help_asked else sys.stderr)
+        sys.exit(0 if help_asked else 2)
     bench = json.load(open(argv[1]))['shapes']
     tune = {key_of(t['shape']): t['tune_s'] for t in json.load(open(argv[2]))}
-    best = yardsticks(argv[3:] or sorted(glob.glob('tests/tuner/data/h200_exhaustive*.csv')))
+    best = yardsticks(argv[3:] or sorted(glob.glob(os.path.join(DATA, 'h200_exhaustive*.csv'))))
     print('| shape | tuned TF/s | of cuBLAS | exhaustive TF/s | family | tuned/exhaustive | tune s |')
     print('| --- | --- | --- | --- | --- | --- | --- |')
     for b in bench:

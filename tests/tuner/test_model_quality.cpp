@@ -8,7 +8,7 @@
 // the share they reached (kKnownMisses), which must not drop. The files keep the configs within 10% of each best;
 // a candidate missing from them is slower than 90% and cannot count.
 // Re-record a file (gemm_tune --strategy exhaustive, then
-// scripts/experiments/trials_to_csv.py) after a change to its family's kernel.
+// scripts/trials_to_csv.py) after a change to its family's kernel.
 #include <gtest/gtest.h>
 
 #include <fstream>
