@@ -181,7 +181,7 @@ std::vector<KernelConfig> GemvFamily::search_space(const Problem& p, const Searc
                   // Rings serve the 16-byte path of 4 rows or more, where the
                   // sums leave no registers for batches in flight, with up to
                   // 8 loads a thread in flight during the FMAs ((st - 1) * un)
-                  // and no 256-byte hint (within 1% on rings, NOTES 88).
+                  // and no 256-byte hint (it measured within 1% on rings).
                   if (st > 0 && (g.vec != 4 || g.rows < 4 || (st - 1) * un > 8 || ld == 1)) continue;
                   if (cfg.smem_bytes() > lim.max_smem) continue;
                   // Bands narrower than a warp serve one or two rows without

@@ -117,7 +117,7 @@ TEST_P(GpuTf32x3, SpecialValuesComeOutAsInFp32) {
     } else if (std::isinf(w)) {
       EXPECT_EQ(g, w);
     } else if (row == 6) {
-      // Subnormals: counted and reported, not asserted (see docs/NOTES.md).
+      // Subnormals: counted and reported, not asserted (tensor cores flush TF32 subnormals).
       if (!(std::fabs(g - w) <= 1e-5f * std::fabs(w) + 1e-44f)) ++subnormal_rows_off;
     } else {
       ASSERT_TRUE(std::isfinite(g)) << tc.to_string() << ": " << g << " where FP32 gives " << w;

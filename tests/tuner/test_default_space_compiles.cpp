@@ -7,7 +7,7 @@
 // that breaks any reachable config fails here.
 // Tiled split-K factors only set a loop bound and a grid size, so configs
 // that differ in nothing but the factor are compiled once (with factor 2):
-// the tiled instance is the longest (its count and time are in NOTES).
+// the tiled instance is the longest.
 #include <gtest/gtest.h>
 
 #include <atomic>

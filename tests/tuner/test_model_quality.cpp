@@ -52,10 +52,10 @@ void load(const std::string& path, std::map<std::string, Recorded>& out) {
 }
 
 /// Recorded shapes where the model alone falls short of 97%, each with the
-/// share its picks reached when recorded (docs/NOTES.md, step 65): they must
-/// not get worse, and the list may only shrink.
+/// share its picks reached when recorded: they must not get worse, and the
+/// list may only shrink.
 const std::map<std::string, double> kKnownMisses = {
-    // Re-recorded under rotating timing in session 12 (NOTES step 72).
+    // Re-recorded under rotating timing in session 12.
     {"1x4097x4095 NN unaligned gemv", 0.967},
 };
 

@@ -243,7 +243,7 @@ Candidate measure(Worker& worker, const Job& job, Compiled compiled, const Probl
 /// the mean of their two medians. Why: over a tuning run a candidate's time
 /// drifts by 1-3% (clocks, temperature, what ran just before), enough to
 /// swap two tiles that close (2048x11008x4096 kept a tile 3% slower than
-/// the one another run chose, docs/NOTES.md step 72). Only candidates of
+/// the one another run chose, on the H200). Only candidates of
 /// this run qualify: an earlier run's have no cubin in memory.
 void remeasure_finalists(Worker& worker, std::vector<Candidate>& cands, size_t first, const Problem& p,
                          double timeout_s, const std::function<void(const Candidate&)>& on_trial) {

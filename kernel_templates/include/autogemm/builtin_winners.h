@@ -29,7 +29,7 @@ struct BuiltinWinner {
 };
 
 /// The winners measured on devices of NVRTC target `arch` ("sm_90": an
-/// H200, docs/NOTES.md says when and by which command); empty for every
+/// H200, builtin_winners.cpp names the runs they come from); empty for every
 /// other architecture, whose devices keep the plain built-in default.
 const std::vector<BuiltinWinner>& builtin_winners(const std::string& arch);
 
