@@ -493,7 +493,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
     // read once by its one consumer thread (4 per k8 step), split there, and
     // fed to wgmma from registers: the producers split only B, and the
     // tensor cores read no A from shared memory (measured reason: shared
-    // memory traffic per slice 272 -> 192 KB, 4096^3 1.36 -> 1.29 ms, H200).
+    // memory traffic, see docs/NOTES.md step 28).
     // A's rows as TMA swizzled them: 16-byte chunk c of row r at c ^ (r & 7),
     // here r & 7 == g, so lanes g, t hit 32 distinct banks.
     const float* a_rows = split_ring + s * AG_SPLIT_STAGE + (cw * 64 + w * 16 + g) * AG_BK;

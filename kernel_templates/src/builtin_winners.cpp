@@ -20,7 +20,7 @@ struct Row {
 // the gemv winners of the shapes with M or N at most 16 in
 // 2026-12-03-s16-final/suite/{suite,extra}-tune.json and
 // 2026-12-03-s16-rows-along/tune.json (the rings), as printed by
-// scripts/experiments/builtin_table.py. Canonical row-major shapes: M, N, K,
+// scripts/builtin_table.py. Canonical row-major shapes: M, N, K,
 // trans A, trans B, aligned class, batch bucket, median ms, config.
 const Row kSm90[] = {
     {1, 4096, 4096, 0, 0, 1, 1, 0.0195884, "gemv one=0 thr=512 kg=64 sk=1 un=2 ld=1 vec=4 ta=0 tb=0"},

@@ -3,8 +3,10 @@
 //   validate -> quick return -> pointers -> normalize -> plan lookup
 //   (memory; on first sight of a shape: policy + kernel load) -> launch
 //
-// The steady state (a shape seen before on this context) takes a shared lock,
-// one hash lookup and cuLaunchKernel: no SQL, no NVRTC, no allocation.
+// The steady state (a shape seen before on this context) takes the current
+// context and whether the stream is capturing from the driver, two hash
+// lookups under shared locks (the context's state, the plan) and
+// cuLaunchKernel: no SQL, no NVRTC, no allocation.
 //
 // Errors are exceptions here, as everywhere inside autogemm; the C API
 // (c_api.cpp) is the one place that turns them into a status and the text of
