@@ -89,8 +89,9 @@ Reason decide_lt(const void* caller, cublasLtMatmulDesc_t desc, const void* alph
   if (!desc || !la || !lb || !lc || !ld || !alpha || !beta || !D) return Reason::InvalidArguments;
   LtCall call = read_call(desc, la, lb, lc, ld);
   call.c_is_d = C == D;
-  // The scale type is checked before beta is read as a float.
-  call.beta_zero = call.scale_type == 0 && *static_cast<const float*>(beta) == 0.0f;
+  // The scale type is checked before beta is read as a float; its bits are
+  // compared, so a signaling NaN raises no flag in the caller's thread.
+  call.beta_zero = call.scale_type == 0 && is_zero(*static_cast<const float*>(beta));
   *route = route_lt(call);
   if (route->reason != Reason::Routed)
     log().debug("cuBLAS drop-in: cublasLtMatmul to cuBLASLt ({}): compute {}, scale {}, pointer mode {}, epilogue {}, "

@@ -82,7 +82,7 @@ RunOutcome run_lt(const LtRoute& r, float alpha, const float* a, const float* b,
         return RunOutcome::Failed;
       }
     }
-    if (c != d && beta != 0.0f && g.m > 0 && g.n > 0) copy_c_to_d(g, c, d, stream);
+    if (c != d && !is_zero(beta) && g.m > 0 && g.n > 0) copy_c_to_d(g, c, d, stream);
     const RunOutcome main = run_gemm(g, alpha, a, b, beta, d, stream, what);
     if (main != RunOutcome::Done || !one) return main;
     return run_gemm(update, 1.0f, r.bias_ptr, one, 1.0f, d, stream, what);

@@ -46,6 +46,14 @@ enum class Reason : int {
 const char* entry_name(Entry e);
 const char* reason_name(Reason r);
 
+/// +0 or -0, by the bits: no floating-point compare, so a signaling NaN
+/// raises no exception flag in the caller's thread.
+inline bool is_zero(float v) {
+  uint32_t bits;
+  __builtin_memcpy(&bits, &v, sizeof bits);
+  return (bits & 0x7fffffffu) == 0;
+}
+
 /// A column-major GEMM as cuBLAS takes it, sizes widened to 64 bits.
 struct GemmCall {
   int trans_a = 0, trans_b = 0;  ///< cublasOperation_t: 0 N, 1 T, 2 C

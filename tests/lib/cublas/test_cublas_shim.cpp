@@ -5,7 +5,9 @@
 // stand-in then runs with the caller's arguments: both paths are seen here.
 #include <gtest/gtest.h>
 
+#include <cfenv>
 #include <cstdlib>
+#include <cstring>
 
 #include "autogemm/autogemm_cublas.h"
 #include "cublas_standin.h"
@@ -169,6 +171,24 @@ TEST_F(CublasShim, LtCallsCublasMakesItselfPassUntouched) {
   autogemm_cublas_get_counts(&d.after);
   d.standin_after = standin_call_count();
   expect_passed(d, kLt, kInside);
+}
+
+TEST_F(CublasShim, SignalingNanScalarsRaiseNoFlagInTheCaller) {
+  float snan;
+  const uint32_t bits = 0x7fa00000u;
+  std::memcpy(&snan, &bits, sizeof snan);
+  cublasLtMatmulDesc_t desc;
+  cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+  cublasLtMatrixLayout_t l;
+  cublasLtMatrixLayoutCreate(&l, CUDA_R_32F, 8, 8, 8);
+  std::feclearexcept(FE_ALL_EXCEPT);
+  // C apart from D: the drop-in looks at beta to decide whether to copy C.
+  EXPECT_EQ(cublasLtMatmul(nullptr, desc, &snan, a_, l, b_, l, &snan, b_, l, c_, l, nullptr, nullptr, 0, nullptr),
+            CUBLAS_STATUS_SUCCESS);
+  EXPECT_EQ(cublasSgemm_v2(h_, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &snan, a_, 8, b_, 8, &snan, c_, 8), CUBLAS_STATUS_SUCCESS);
+  EXPECT_EQ(std::fetestexcept(FE_ALL_EXCEPT), 0);
+  cublasLtMatrixLayoutDestroy(l);
+  cublasLtMatmulDescDestroy(desc);
 }
 
 // Registered by ctest a second time with AUTOGEMM_CUBLAS=0.
