@@ -136,7 +136,8 @@ LtRoute route_lt(const LtCall& lt) {
   const uint64_t b_rows = lt.trans_b == 0 ? lt.b.rows : lt.b.cols, b_cols = lt.trans_b == 0 ? lt.b.cols : lt.b.rows;
   const bool agree = a_rows == lt.d.rows && b_rows == uint64_t(g.k) && b_cols == lt.d.cols &&
                      lt.c.rows == lt.d.rows && lt.c.cols == lt.d.cols;
-  if (!agree || (out.bias && !lt.bias)) out.reason = Reason::InvalidArguments;
+  const bool ops = to_transpose(lt.trans_a) && to_transpose(lt.trans_b);
+  if (!agree || !ops || (out.bias && !lt.bias)) out.reason = Reason::InvalidArguments;
   if (out.reason == Reason::Routed) out.reason = check_sizes(g);
   return out;
 }

@@ -120,6 +120,9 @@ TEST(CublasRoute, LtTypesModesAndLayoutsThatPass) {
   c = lt_call(32, 32, 32, 0, 0);
   c.b.rows = 31;  // op(B) does not match op(A)
   EXPECT_EQ(route_lt(c).reason, Reason::InvalidArguments);
+  c = lt_call(32, 32, 32, 0, 0);
+  c.trans_a = 7;  // no such operation: Lt reports it (autogemm would have no transpose for it)
+  EXPECT_EQ(route_lt(c).reason, Reason::InvalidArguments);
 }
 
 TEST(CublasRoute, LtRowOrderAndStridedBatchesRoute) {
