@@ -194,6 +194,19 @@ autogemm_status autogemm_sgemm_strided_batched(autogemm_layout layout, autogemm_
   return api_call([&] { Dispatcher::instance().sgemm(g, stream); });
 }
 
+autogemm_status autogemm_sgemm_strided_batched_workspace(
+    autogemm_layout layout, autogemm_transpose trans_a, autogemm_transpose trans_b, int m, int n, int k,
+    float alpha, const float* a, int lda, long long stride_a, const float* b, int ldb, long long stride_b,
+    float beta, float* c, int ldc, long long stride_c, int batch_count, void* workspace,
+    unsigned long long workspace_bytes, struct CUstream_st* stream) {
+  const FpEnvGuard fp;
+  GemmArgs g{layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc};
+  g.batch = batch_count;
+  g.stride_a = stride_a, g.stride_b = stride_b, g.stride_c = stride_c;
+  g.workspace = workspace, g.workspace_bytes = workspace_bytes;
+  return api_call([&] { Dispatcher::instance().sgemm(g, stream); });
+}
+
 autogemm_status autogemm_record_shapes(int enable) {
   const FpEnvGuard fp;
   return api_call([&] { Dispatcher::instance().set_recording(enable != 0); });

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 #include <unordered_map>
@@ -19,14 +21,15 @@ namespace autogemm {
 namespace {
 
 /// Plans are per shape and math mode (a mode admits other families), and
-/// apart for calls captured into a CUDA graph, which may not use a split-K
-/// workspace (see ContextState::plan).
+/// apart for calls captured into a CUDA graph, whose split-K room is only
+/// what the caller lent (see ContextState::plan).
 struct PlanKey {
   ShapeKey shape;
   MathMode mode;
   bool capturing = false;
+  size_t lent_floats = 0;  ///< captured calls: a power of two, or 0
   bool operator==(const PlanKey& o) const {
-    return shape == o.shape && mode == o.mode && capturing == o.capturing;
+    return shape == o.shape && mode == o.mode && capturing == o.capturing && lent_floats == o.lent_floats;
   }
 };
 
@@ -37,6 +40,7 @@ struct PlanKeyHash {
     h = h * 1000003u ^ std::hash<int64_t>()(s.n);
     h = h * 1000003u ^ std::hash<int64_t>()(s.k);
     h = h * 1000003u ^ std::hash<int64_t>()(s.batch);
+    h = h * 1000003u ^ std::hash<size_t>()(k.lent_floats);
     return h * 31u + (size_t(s.trans_a) | size_t(s.trans_b) << 1 | size_t(s.aligned) << 2 |
                       size_t(k.mode) << 3 | size_t(k.capturing) << 5);
   }
@@ -59,6 +63,19 @@ class RelaxedCapture {
   bool on_;
   CUstreamCaptureMode mode_ = CU_STREAM_CAPTURE_MODE_RELAXED;
 };
+
+/// Floats of the caller's lent workspace a captured plan may use: the
+/// largest power of two that fits (few distinct plans whatever the sizes),
+/// 0 when none is lent or it is not 16-byte aligned (partials are stored 16
+/// bytes at a time).
+size_t lent_floats(const GemmArgs& args) {
+  if (!args.workspace || reinterpret_cast<std::uintptr_t>(args.workspace) % 16 != 0) return 0;
+  const unsigned long long floats = std::min<unsigned long long>(args.workspace_bytes / sizeof(float),
+                                                                 kMaxWorkspaceFloats);
+  size_t p = 1;
+  while (p * 2 <= floats) p *= 2;
+  return floats ? p : 0;
+}
 
 /// True while `stream` is being captured into a CUDA graph.
 bool is_capturing(CUstream stream) {
@@ -108,19 +125,22 @@ struct ContextState {
 
   /// The plan for `p`, made on first sight: policy, then kernel load; a
   /// config that fails to build or load falls back to the default, then to
-  /// the generic kernel. A call captured into a CUDA graph gets a plan that
-  /// needs no workspace: a stream's workspace may be freed and regrown after
-  /// the graph baked its address in, and replays on other streams would share
-  /// it. Its kernel, if new, loads under relaxed capture mode: loading a
-  /// module is not stream work and does not belong in the graph.
-  const Plan& plan(const Problem& p, MathMode mode, ShapeRecorder* recorder, bool capturing = false) {
-    const PlanKey key{p.key(), mode, capturing};
+  /// the generic kernel. A call captured into a CUDA graph gets a plan whose
+  /// workspace fits in the `lent` floats its caller lends (none without):
+  /// autogemm's own per-stream buffer may be freed and regrown after the
+  /// graph baked its address in, and replays on other streams would share
+  /// it. A new kernel loads under relaxed capture mode: loading a module is
+  /// not stream work and must not end a capture the calling thread runs.
+  const Plan& plan(const Problem& p, MathMode mode, ShapeRecorder* recorder, bool capturing = false,
+                   size_t lent = 0) {
+    const PlanKey key{p.key(), mode, capturing, capturing ? lent : 0};
     {
       std::shared_lock<std::shared_mutex> lock(plans_mu);
       if (auto it = plans.find(key); it != plans.end()) return it->second;
     }
-    const RelaxedCapture relaxed(capturing);
-    PlanChoice choice = choose_config(p, winners, mode, limits, builtin, capturing ? 0 : kMaxWorkspaceFloats);
+    // Any thread may be capturing, describe() or not: loading is never graph work.
+    const RelaxedCapture relaxed(true);
+    PlanChoice choice = choose_config(p, winners, mode, limits, builtin, capturing ? lent : kMaxWorkspaceFloats);
     Plan plan;
     plan.source = choice.source;
     const KernelConfig candidates[] = {choice.config, default_config(p),
@@ -156,6 +176,20 @@ struct ContextState {
       check(driver().cuMemsetD32Async(buf.get(), 0, floats, stream), "cuMemsetD32Async(workspace)");
     }
     k.launch(call, stream, buf.get());
+  }
+
+  /// Launches `k` for `call`: a captured split-K plan in the caller's lent
+  /// memory (its counters zeroed on the stream first: lent memory holds
+  /// anything), any other split-K plan in this stream's own workspace.
+  void launch(const LoadedKernel& k, const CanonicalCall& call, CUstream stream, bool capturing, void* lent) {
+    const KernelConfig& cfg = k.config();
+    const size_t floats = cfg.workspace_floats(call.problem);
+    if (!floats) return k.launch(call, stream, 0);
+    if (!capturing) return launch_with_workspace(k, call, stream, floats);
+    const CUdeviceptr ws = reinterpret_cast<CUdeviceptr>(lent);
+    if (const size_t counters = cfg.family().workspace_counter_floats(cfg))
+      check(driver().cuMemsetD32Async(ws, 0, counters, stream), "cuMemsetD32Async(lent workspace)");
+    k.launch(call, stream, ws);
   }
 
   ~ContextState() {
@@ -337,18 +371,15 @@ void Dispatcher::sgemm(const GemmArgs& args, CUstream stream) {
     const CanonicalCall call = normalize(args);
     const std::shared_ptr<ContextState> state = context_state(ctx);
     const bool capturing = is_capturing(stream);
-    const Plan& plan = state->plan(call.problem, mode(), recorder_.enabled() ? &recorder_ : nullptr, capturing);
+    const Plan& plan =
+        state->plan(call.problem, mode(), recorder_.enabled() ? &recorder_ : nullptr, capturing, lent_floats(args));
     if (plan.usage)
       plan.usage->calls.fetch_add(1, std::memory_order_relaxed);
     else if (recorder_.enabled())  // a plan made before recording was turned on
       recorder_.track(state->device_key, call.problem.key(), plan.source == PlanSource::Exact)
           ->calls.fetch_add(1, std::memory_order_relaxed);
     if (plan.source != PlanSource::Exact && online_->enabled()) tune_online(*state, call.problem, capturing);
-    const size_t ws = plan.kernel->config().workspace_floats(call.problem);
-    if (ws)
-      state->launch_with_workspace(*plan.kernel, call, stream, ws);
-    else
-      plan.kernel->launch(call, stream, 0);
+    state->launch(*plan.kernel, call, stream, capturing, args.workspace);
     counters_->calls.fetch_add(1, std::memory_order_relaxed);
     auto& hit = plan.source == PlanSource::Exact     ? counters_->exact
                 : plan.source == PlanSource::Nearest ? counters_->nearest

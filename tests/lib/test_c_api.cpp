@@ -217,6 +217,26 @@ TEST(CApi, StridedBatchedValidatesCountAndStridesAfterThePlainRules) {
   EXPECT_STREQ(info.config, "");
 }
 
+// The lending form checks exactly as the strided batch does; the lent memory
+// (any pointer, any size, none) never makes a call invalid.
+TEST(CApi, WorkspaceFormValidatesAsTheStridedBatch) {
+  const Call c = agtest::valid_call(AUTOGEMM_COL_MAJOR, AUTOGEMM_TRANS, AUTOGEMM_NO_TRANS, 8, 8, 8);
+  auto lend = [&](const Call& x, int count, void* ws, unsigned long long bytes) {
+    return autogemm_sgemm_strided_batched_workspace(x.layout, x.ta, x.tb, x.m, x.n, x.k, x.alpha, x.a, x.lda, 64,
+                                                    x.b, x.ldb, 64, x.beta, x.c, x.ldc, 64, count, ws, bytes, nullptr);
+  };
+  void* aligned = reinterpret_cast<void*>(0x100000);
+  void* odd = reinterpret_cast<void*>(0x100004);
+  EXPECT_EQ(lend(c, -1, aligned, 1 << 20), AUTOGEMM_INVALID_BATCH_COUNT);
+  Call bad = c;
+  bad.lda = 3;
+  EXPECT_EQ(lend(bad, 1, aligned, 1 << 20), AUTOGEMM_INVALID_LDA);
+  EXPECT_EQ(lend(c, 0, aligned, 1 << 20), AUTOGEMM_SUCCESS);  // nothing to do
+  expect_needs_device(lend(c, 1, aligned, 1 << 20));
+  expect_needs_device(lend(c, 1, odd, 1 << 20));
+  expect_needs_device(lend(c, 2, nullptr, 0));
+}
+
 TEST(CApi, NothingCountedWithoutLaunches) {
   Call c = agtest::valid_call(AUTOGEMM_ROW_MAJOR, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, 0, 8, 8);
   EXPECT_EQ(sgemm(c), AUTOGEMM_SUCCESS);

@@ -12,6 +12,7 @@
 
 #include "autogemm/autogemm.h"
 #include "gemm_runner.h"
+#include "handle_workspace.h"
 #include "real_cublas.h"
 #include "route.h"
 #include "shim_stats.h"
@@ -60,7 +61,7 @@ cublasStatus_t answer(Entry e, cublasHandle_t h, const GemmCall& g, const void* 
     std::string what;
     const RunOutcome o = run_gemm(g, *static_cast<const float*>(alpha), static_cast<const float*>(a),
                                   static_cast<const float*>(b), *static_cast<const float*>(beta),
-                                  static_cast<float*>(c), modes.stream, &what);
+                                  static_cast<float*>(c), modes.stream, handle_workspace(h), &what);
     if (o == RunOutcome::Done) {
       count_routed(e);
       return CUBLAS_STATUS_SUCCESS;

@@ -120,7 +120,8 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_
     std::string what;
     const RunOutcome o = run_lt(route, *static_cast<const float*>(alpha), static_cast<const float*>(A),
                                 static_cast<const float*>(B), *static_cast<const float*>(beta),
-                                static_cast<const float*>(C), static_cast<float*>(D), stream, &what);
+                                static_cast<const float*>(C), static_cast<float*>(D), stream,
+                                LentWorkspace{workspace, workspace_bytes}, &what);
     if (o == RunOutcome::Done) {
       count_routed(Entry::LtMatmul);
       return CUBLAS_STATUS_SUCCESS;

@@ -17,9 +17,16 @@ enum class RunOutcome {
   NotReady, ///< inside a graph capture, a buffer it needs is not there yet
 };
 
-/// autogemm_sgemm (or its strided batch) for `g`; *what gets the error text
-/// of a failure.
+/// Device memory the caller gave cuBLAS for its work: a handle's workspace,
+/// or the one passed to cublasLtMatmul.
+struct LentWorkspace {
+  void* ptr = nullptr;
+  size_t bytes = 0;
+};
+
+/// autogemm_sgemm (or its strided batch) for `g`, with `lent` as its
+/// workspace inside a graph capture; *what gets the error text of a failure.
 RunOutcome run_gemm(const GemmCall& g, float alpha, const float* a, const float* b, float beta, float* c,
-                    CUstream stream, std::string* what);
+                    CUstream stream, LentWorkspace lent, std::string* what);
 
 }  // namespace autogemm::cublas

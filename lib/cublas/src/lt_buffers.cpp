@@ -63,29 +63,41 @@ GemmCall bias_update(const GemmCall& g) {
   return u;
 }
 
+/// Loads the kernel of `g`'s plan and checks its arguments, writing nothing.
+bool ready(const GemmCall& g, const float* a, const float* b, float* c, std::string* what) {
+  const autogemm_status st =
+      autogemm_describe_plan(g.layout, *to_transpose(g.trans_a), *to_transpose(g.trans_b), int(g.m), int(g.n),
+                             int(g.k), a, int(g.lda), b, int(g.ldb), c, int(g.ldc), nullptr);
+  if (st != AUTOGEMM_SUCCESS) *what = std::string(autogemm_status_string(st)) + ": " + autogemm_last_error();
+  return st == AUTOGEMM_SUCCESS;
+}
+
 }  // namespace
 
 RunOutcome run_lt(const LtRoute& r, float alpha, const float* a, const float* b, float beta, const float* c, float* d,
-                  CUstream stream, std::string* what) {
+                  CUstream stream, LentWorkspace lent, std::string* what) {
   const GemmCall& g = r.gemm;
   try {
-    const float* one = nullptr;
-    const GemmCall update = bias_update(g);
-    if (r.bias && g.m > 0 && g.n > 0) {
-      one = reinterpret_cast<const float*>(ones(g.n, stream));
-      if (!one) return RunOutcome::NotReady;
-      // Loads the update's kernel now, so that it cannot fail after D changed.
-      if (autogemm_describe_plan(update.layout, AUTOGEMM_NO_TRANS, AUTOGEMM_NO_TRANS, int(update.m), int(update.n), 1,
-                                 r.bias_ptr, int(update.lda), one, int(update.ldb), d, int(update.ldc),
-                                 nullptr) != AUTOGEMM_SUCCESS) {
-        *what = autogemm_last_error();
-        return RunOutcome::Failed;
-      }
-    }
     if (c != d && !is_zero(beta) && g.m > 0 && g.n > 0) copy_c_to_d(g, c, d, stream);
-    const RunOutcome main = run_gemm(g, alpha, a, b, beta, d, stream, what);
-    if (main != RunOutcome::Done || !one) return main;
-    return run_gemm(update, 1.0f, r.bias_ptr, one, 1.0f, d, stream, what);
+    if (!r.bias || g.m == 0 || g.n == 0) return run_gemm(g, alpha, a, b, beta, d, stream, lent, what);
+    const float* one = reinterpret_cast<const float*>(ones(g.n, stream));
+    if (!one) return RunOutcome::NotReady;
+    const GemmCall update = bias_update(g);
+    if (!ready(update, r.bias_ptr, one, d, what)) return RunOutcome::Failed;
+    if (c == d && !is_zero(beta)) {
+      // D is also the input C: the product goes first, so that a product
+      // autogemm refuses or fails leaves it as cuBLASLt must find it.
+      const RunOutcome main = run_gemm(g, alpha, a, b, beta, d, stream, lent, what);
+      if (main != RunOutcome::Done) return main;
+      return run_gemm(update, 1.0f, r.bias_ptr, one, 1.0f, d, stream, {}, what);
+    }
+    // D is only an output: the bias goes in first, D = bias * 1^T + beta * D
+    // (D holds C here), a write-only pass when beta == 0, and the product
+    // adds onto it. Its epilogue reads D while other tiles compute, where a
+    // pass after it would read and write D again on its own.
+    const RunOutcome pre = run_gemm(update, 1.0f, r.bias_ptr, one, beta, d, stream, {}, what);
+    if (pre != RunOutcome::Done) return pre;
+    return run_gemm(g, alpha, a, b, 1.0f, d, stream, lent, what);
   } catch (const std::exception& e) {
     *what = e.what();
     return RunOutcome::Failed;

@@ -79,6 +79,8 @@ const RealCublas& real_cublas() {
     bind(lib, t.GetStream, "cublasGetStream_v2");
     bind(lib, t.GetMathMode, "cublasGetMathMode");
     bind(lib, t.GetPointerMode, "cublasGetPointerMode_v2");
+    bind(lib, t.SetWorkspace, "cublasSetWorkspace_v2");
+    bind(lib, t.Destroy, "cublasDestroy_v2");
     return t;
   }();
   return r;

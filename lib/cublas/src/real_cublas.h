@@ -38,6 +38,8 @@ struct RealCublas {
   decltype(&::cublasGetStream_v2) GetStream = nullptr;
   decltype(&::cublasGetMathMode) GetMathMode = nullptr;
   decltype(&::cublasGetPointerMode_v2) GetPointerMode = nullptr;
+  decltype(&::cublasSetWorkspace_v2) SetWorkspace = nullptr;
+  decltype(&::cublasDestroy_v2) Destroy = nullptr;
 };
 
 struct RealCublasLt {

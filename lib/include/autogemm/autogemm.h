@@ -163,6 +163,22 @@ AUTOGEMM_API autogemm_status autogemm_sgemm_strided_batched(
     float alpha, const float* a, int lda, long long stride_a, const float* b, int ldb, long long stride_b,
     float beta, float* c, int ldc, long long stride_c, int batch_count, struct CUstream_st* stream);
 
+/* autogemm_sgemm_strided_batched with device memory the caller lends for
+ * this call, as cuBLAS's handle workspace is: `workspace_bytes` bytes at
+ * `workspace` (16-byte aligned), used only by work this call enqueues on
+ * `stream`. It matters inside a CUDA graph capture: a captured call takes a
+ * split-K plan only if that plan's partial tiles fit in the lent memory (with
+ * none lent it takes none, since autogemm's own per-stream buffer may move
+ * after the graph recorded its address). Outside a capture autogemm keeps
+ * using its own buffer. NULL, 0 or a misaligned pointer: exactly
+ * autogemm_sgemm_strided_batched. batch_count 1 with zero strides is one
+ * product, as autogemm_sgemm. */
+AUTOGEMM_API autogemm_status autogemm_sgemm_strided_batched_workspace(
+    autogemm_layout layout, autogemm_transpose trans_a, autogemm_transpose trans_b, int m, int n, int k,
+    float alpha, const float* a, int lda, long long stride_a, const float* b, int ldb, long long stride_b,
+    float beta, float* c, int ldc, long long stride_c, int batch_count, void* workspace,
+    unsigned long long workspace_bytes, struct CUstream_st* stream);
+
 /* Recording the shapes an application runs, so that
  * `gemm_tune --from-record` tunes exactly those. When on, each shape
  * autogemm_sgemm dispatches (canonical form, alignment class, on this GPU) is

@@ -32,6 +32,10 @@ struct GemmArgs {
   // i-th on a + i * stride_a, b + i * stride_b, c + i * stride_c (floats).
   int batch = 1;
   long long stride_a = 0, stride_b = 0, stride_c = 0;
+  // Memory the caller lends (autogemm_sgemm_strided_batched_workspace):
+  // split-K room for a call captured into a CUDA graph.
+  void* workspace = nullptr;
+  unsigned long long workspace_bytes = 0;
 };
 
 /// Shape, layouts and strides of a canonical problem (no pointers, no scalars).

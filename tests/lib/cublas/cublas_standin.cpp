@@ -16,6 +16,7 @@ struct Handle {
   cudaStream_t stream = nullptr;
   cublasMath_t math = CUBLAS_DEFAULT_MATH;
   cublasPointerMode_t pointer = CUBLAS_POINTER_MODE_HOST;
+  void* workspace = nullptr;
 };
 
 /// An Lt descriptor or layout: attribute number -> its bytes.
@@ -64,6 +65,12 @@ cublasStatus_t cublasDestroy_v2(cublasHandle_t h) {
   delete reinterpret_cast<Handle*>(h);
   return CUBLAS_STATUS_SUCCESS;
 }
+cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t h, void* workspace, size_t bytes) {
+  if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
+  reinterpret_cast<Handle*>(h)->workspace = bytes ? workspace : nullptr;
+  return CUBLAS_STATUS_SUCCESS;
+}
+void* standin_workspace(cublasHandle_t h) { return reinterpret_cast<Handle*>(h)->workspace; }
 cublasStatus_t cublasSetStream_v2(cublasHandle_t h, cudaStream_t s) {
   reinterpret_cast<Handle*>(h)->stream = s;
   return CUBLAS_STATUS_SUCCESS;

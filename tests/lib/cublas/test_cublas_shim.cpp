@@ -78,6 +78,21 @@ TEST_F(CublasShim, DefaultMathSgemmIsRouted) {
   EXPECT_EQ(standin_last_call().k, 16);
 }
 
+TEST_F(CublasShim, WorkspacesAndDestroyReachCublas) {
+  // The drop-in keeps each handle's workspace for captured calls, and
+  // cuBLAS must still get it (and every status it answers).
+  void* ws = reinterpret_cast<void*>(0x40000);
+  EXPECT_EQ(cublasSetWorkspace_v2(h_, ws, 1 << 20), CUBLAS_STATUS_SUCCESS);
+  EXPECT_EQ(standin_workspace(h_), ws);
+  EXPECT_EQ(cublasSetWorkspace_v2(nullptr, ws, 1 << 20), CUBLAS_STATUS_NOT_INITIALIZED);
+  expect_routed_attempt(observe([&] { return cublasSgemm_v2(h_, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &alpha_, a_, 8, b_, 8, &beta_, c_, 8); }), kSgemm, c_);
+  EXPECT_EQ(cublasSetWorkspace_v2(h_, nullptr, 0), CUBLAS_STATUS_SUCCESS);
+  EXPECT_EQ(standin_workspace(h_), nullptr);
+  cublasHandle_t other = nullptr;
+  ASSERT_EQ(cublasCreate_v2(&other), CUBLAS_STATUS_SUCCESS);
+  EXPECT_EQ(cublasDestroy_v2(other), CUBLAS_STATUS_SUCCESS);  // through the drop-in, to the stand-in
+}
+
 TEST_F(CublasShim, Tf32MathModeGoesToCublas) {
   cublasSetMathMode(h_, CUBLAS_TF32_TENSOR_OP_MATH);
   const Delta d = observe([&] { return cublasSgemm_v2(h_, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &alpha_, a_, 8, b_, 8, &beta_, c_, 8); });

@@ -8,6 +8,8 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <random>
 #include <thread>
@@ -209,7 +211,10 @@ TEST_F(GpuCublas, LtPlainBiasAndSeparateC) {
   p.reset_c(0.f);  // D poisoned, C apart with beta != 0: C is copied to D first
   ASSERT_EQ(lt(lh, p, 0.5f, 2.f, dbias, dcopy, nullptr), CUBLAS_STATUS_SUCCESS);
   p.check(0.5f, 2.f, bias.data());
-  EXPECT_EQ(counts().routed[9] - before.routed[9], 3u);
+  p.reset_c(2.f);  // C is D, beta != 0: the product goes before the bias
+  ASSERT_EQ(lt(lh, p, 0.5f, 2.f, dbias, p.dc, nullptr), CUBLAS_STATUS_SUCCESS);
+  p.check(0.5f, 2.f, bias.data());
+  EXPECT_EQ(counts().routed[9] - before.routed[9], 4u);
   cudaFree(dbias), cudaFree(dcopy);
   cublasLtDestroy(lh);
 }
@@ -246,6 +251,49 @@ TEST_F(GpuCublas, GraphCaptureAndReplay) {
   cudaGraphExecDestroy(exec), cudaGraphDestroy(graph);
   cublasSetStream_v2(h_, nullptr);
   cudaStreamDestroy(s);
+}
+
+TEST_F(GpuCublas, CapturedCallsUseTheHandleWorkspaceForSplitK) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cublasSetStream_v2(h_, s);
+  // The workspace a framework gives its handle, poisoned: a captured split-K
+  // plan must use it (and leave its mark), since autogemm's own may move.
+  const size_t bytes = size_t(32) << 20;
+  void* ws = nullptr;
+  ASSERT_EQ(cudaMalloc(&ws, bytes), cudaSuccess);
+  ASSERT_EQ(cublasSetWorkspace_v2(h_, ws, bytes), CUBLAS_STATUS_SUCCESS);
+  Problem skinny(32, 32, 8192, CUBLAS_OP_N, CUBLAS_OP_N, 13);  // split-K when run eagerly
+  const float alpha = 1.f, beta = 0.f;
+  skinny.reset_c(beta);
+  cublasSgemm_v2(h_, skinny.ta, skinny.tb, 32, 32, 8192, &alpha, skinny.da, skinny.lda, skinny.db, skinny.ldb, &beta,
+                 skinny.dc, skinny.ldc);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  ASSERT_EQ(cudaMemset(ws, 0xff, bytes), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  cudaGraph_t graph;
+  ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+  ASSERT_EQ(cublasSgemm_v2(h_, skinny.ta, skinny.tb, 32, 32, 8192, &alpha, skinny.da, skinny.lda, skinny.db,
+                           skinny.ldb, &beta, skinny.dc, skinny.ldc),
+            CUBLAS_STATUS_SUCCESS);
+  ASSERT_EQ(cudaStreamEndCapture(s, &graph), cudaSuccess);
+  cudaGraphExec_t exec;
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  for (int replay = 0; replay < 2; ++replay) {
+    skinny.reset_c(beta);
+    ASSERT_EQ(cudaGraphLaunch(exec, s), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    skinny.check(alpha, beta);
+  }
+  std::vector<unsigned char> head(size_t(1) << 20);
+  cudaMemcpy(head.data(), ws, head.size(), cudaMemcpyDeviceToHost);
+  EXPECT_TRUE(std::any_of(head.begin(), head.end(), [](unsigned char b) { return b != 0xff; }))
+      << "the captured plan did not use the handle's workspace";
+  cudaGraphExecDestroy(exec), cudaGraphDestroy(graph);
+  cublasSetWorkspace_v2(h_, nullptr, 0);
+  cublasSetStream_v2(h_, nullptr);
+  cudaStreamDestroy(s);
+  cudaFree(ws);
 }
 
 TEST_F(GpuCublas, ThreadsWithTheirOwnHandlesAndStreamsAndRepeatableBits) {
