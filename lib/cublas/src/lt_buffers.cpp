@@ -84,20 +84,12 @@ RunOutcome run_lt(const LtRoute& r, float alpha, const float* a, const float* b,
     if (!one) return RunOutcome::NotReady;
     const GemmCall update = bias_update(g);
     if (!ready(update, r.bias_ptr, one, d, what)) return RunOutcome::Failed;
-    if (c == d && !is_zero(beta)) {
-      // D is also the input C: the product goes first, so that a product
-      // autogemm refuses or fails leaves it as cuBLASLt must find it.
-      const RunOutcome main = run_gemm(g, alpha, a, b, beta, d, stream, lent, what);
-      if (main != RunOutcome::Done) return main;
-      return run_gemm(update, 1.0f, r.bias_ptr, one, 1.0f, d, stream, {}, what);
-    }
-    // D is only an output: the bias goes in first, D = bias * 1^T + beta * D
-    // (D holds C here), a write-only pass when beta == 0, and the product
-    // adds onto it. Its epilogue reads D while other tiles compute, where a
-    // pass after it would read and write D again on its own.
-    const RunOutcome pre = run_gemm(update, 1.0f, r.bias_ptr, one, beta, d, stream, {}, what);
-    if (pre != RunOutcome::Done) return pre;
-    return run_gemm(g, alpha, a, b, 1.0f, d, stream, lent, what);
+    // The product, then the bias as a second pass over D. (Bias first and
+    // the product onto it with beta = 1 is slower: the product's epilogue
+    // does not hide reading D, DECISIONS.md.)
+    const RunOutcome main = run_gemm(g, alpha, a, b, beta, d, stream, lent, what);
+    if (main != RunOutcome::Done) return main;
+    return run_gemm(update, 1.0f, r.bias_ptr, one, 1.0f, d, stream, {}, what);
   } catch (const std::exception& e) {
     *what = e.what();
     return RunOutcome::Failed;
