@@ -158,7 +158,8 @@ struct ContextState {
     }
     if (!plan.kernel) throw std::runtime_error("no kernel could be built for " + p.to_string());
     if (recorder) plan.usage = recorder->track(device_key, p.key(), plan.source == PlanSource::Exact);
-    log().debug("plan for {}: {} ({})", p.to_string(), plan.kernel->config().to_string(), to_string(plan.source));
+    log().debug("plan for {}: {} ({}{})", p.to_string(), plan.kernel->config().to_string(), to_string(plan.source),
+                capturing ? ", captured with " + std::to_string(lent) + " floats lent" : std::string());
     std::unique_lock<std::shared_mutex> lock(plans_mu);
     return plans.emplace(key, std::move(plan)).first->second;
   }
