@@ -15,4 +15,5 @@ add_executable(autogemm_cache_tool ${CMAKE_CURRENT_LIST_DIR}/autogemm_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cache_tool_views.cpp)
 set_target_properties(autogemm_cache_tool PROPERTIES OUTPUT_NAME autogemm_cache)
 target_link_libraries(autogemm_cache_tool PRIVATE
-  autogemm_cache autogemm_templates autogemm_core CLI11::CLI11 nlohmann_json::nlohmann_json spdlog::spdlog_header_only)
+  autogemm_cache autogemm_templates autogemm_core autogemm_tuner CLI11::CLI11 nlohmann_json::nlohmann_json
+  spdlog::spdlog_header_only)

@@ -33,6 +33,7 @@
 #include "autogemm/log.h"
 #include "autogemm/problem.h"
 #include "autogemm/tuning_cache.h"
+#include "autogemm/shape_spec.h"
 #include "cache_tool_format.h"
 #include "cache_tool_ops.h"
 

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "autogemm/problem.h"
+#include "autogemm/shape_spec.h"
 
 namespace autogemm::cache_tool {
 

@@ -34,6 +34,7 @@
 #include "autogemm/kernel_launch.h"
 #include "autogemm/tuner.h"
 #include "autogemm/verifier.h"
+#include "autogemm/shape_spec.h"
 #include "bench_plot.h"
 
 using namespace autogemm;

@@ -28,6 +28,7 @@
 #include "autogemm/kernel_families.h"
 #include "autogemm/log.h"
 #include "autogemm/tuning_session.h"
+#include "autogemm/shape_spec.h"
 #include "tune_plan.h"
 #include "tune_progress.h"
 

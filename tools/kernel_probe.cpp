@@ -21,6 +21,7 @@
 #include "autogemm/kernel_launch.h"
 #include "autogemm/problem.h"
 #include "autogemm/verifier.h"
+#include "autogemm/shape_spec.h"
 
 namespace {
 

@@ -11,6 +11,7 @@
 
 #include "autogemm/autogemm.h"
 #include "autogemm/problem.h"
+#include "autogemm/gemm_args.h"
 
 namespace autogemm::detail {
 

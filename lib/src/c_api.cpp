@@ -15,6 +15,7 @@
 #include "autogemm/dispatcher.h"
 #include "autogemm/nvrtc_compiler.h"
 #include "autogemm/tuning_cache.h"
+#include "autogemm/gemm_args.h"
 #include "fp_env_guard.h"
 
 using autogemm::Dispatcher;

@@ -13,6 +13,7 @@
 #include "autogemm/dispatch_policy.h"
 #include "autogemm/log.h"
 #include "autogemm/tuning_cache.h"
+#include "autogemm/gemm_args.h"
 #include "dispatch_counters.h"
 #include "kernel_cache.h"
 

@@ -11,6 +11,7 @@
 
 #include "autogemm/kernel_config.h"
 #include "autogemm/problem.h"
+#include "autogemm/shape_spec.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "autogemm/problem.h"
+#include "autogemm/shape_spec.h"
 #include "fuzz_util.h"
 
 namespace {

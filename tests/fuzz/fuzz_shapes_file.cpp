@@ -11,6 +11,7 @@
 
 #include "autogemm/problem.h"
 #include "autogemm/tuner.h"
+#include "autogemm/shape_spec.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -9,6 +9,7 @@
 
 #include "autogemm/gemv_family.h"
 #include "autogemm/problem.h"
+#include "autogemm/shape_spec.h"
 #include "nvrtc_builds.h"
 
 namespace {

@@ -10,6 +10,7 @@
 
 #include "autogemm/kernel_launch.h"
 #include "autogemm/problem.h"
+#include "autogemm/shape_spec.h"
 #include "nvrtc_builds.h"
 
 namespace {

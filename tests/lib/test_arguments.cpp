@@ -6,6 +6,7 @@
 
 #include "arg_cases.h"
 #include "autogemm/problem.h"
+#include "autogemm/gemm_args.h"
 
 namespace {
 

@@ -20,6 +20,7 @@
 #include "autogemm/kernel_family.h"
 #include "autogemm/kernel_template.h"
 #include "autogemm/tuning_cache.h"
+#include "autogemm/shape_spec.h"
 #include "fp_cases.h"
 #include "gpu_fixture.h"
 

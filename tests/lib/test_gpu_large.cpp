@@ -35,6 +35,7 @@
 #include "autogemm/kernel_template.h"
 #include "autogemm/tuning_cache.h"
 #include "autogemm/verifier.h"
+#include "autogemm/shape_spec.h"
 #include "gpu_fixture.h"
 #include "user_call.h"
 

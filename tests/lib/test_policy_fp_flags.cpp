@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "autogemm/dispatch_policy.h"
+#include "autogemm/shape_spec.h"
 
 namespace {
 

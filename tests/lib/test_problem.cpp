@@ -4,6 +4,8 @@
 #include <cstdint>
 
 #include "autogemm/problem.h"
+#include "autogemm/gemm_args.h"
+#include "autogemm/shape_spec.h"
 
 namespace {
 

@@ -11,6 +11,8 @@
 #include "autogemm/kernel_config.h"
 #include "autogemm/kernel_template.h"
 #include "autogemm/problem.h"
+#include "autogemm/gemm_args.h"
+#include "autogemm/shape_spec.h"
 
 namespace {
 

@@ -8,6 +8,8 @@
 
 #include "autogemm/kernel_config.h"
 #include "autogemm/problem.h"
+#include "autogemm/gemm_args.h"
+#include "autogemm/shape_spec.h"
 
 namespace autogemm {
 namespace {

@@ -15,6 +15,7 @@
 #include "autogemm/kernel_template.h"
 #include "autogemm/problem.h"
 #include "autogemm/tuning_cache.h"
+#include "autogemm/shape_spec.h"
 
 namespace autogemm::testing {
 

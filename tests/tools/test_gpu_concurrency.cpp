@@ -28,6 +28,7 @@
 
 #include "autogemm/autogemm.h"
 #include "autogemm/cuda_driver.h"
+#include "autogemm/shape_spec.h"
 #include "kill_child.h"
 #include "tune_db.h"
 

@@ -16,6 +16,7 @@
 #include "autogemm/autogemm.h"
 #include "autogemm/cuda_driver.h"
 #include "autogemm/verifier.h"
+#include "autogemm/shape_spec.h"
 #include "gpu_fixture.h"
 #include "kill_child.h"
 

@@ -13,6 +13,7 @@
 
 #include "fake_device.h"
 #include "tune_plan.h"
+#include "autogemm/shape_spec.h"
 
 namespace autogemm {
 namespace {

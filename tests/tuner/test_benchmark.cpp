@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "autogemm/benchmark.h"
+#include "autogemm/shape_spec.h"
 
 namespace autogemm {
 namespace {

@@ -20,6 +20,7 @@
 #include "autogemm/search_space.h"
 #include "autogemm/strategy.h"
 #include "autogemm/tuner.h"
+#include "autogemm/shape_spec.h"
 #include "fake_device.h"
 
 namespace autogemm {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "autogemm/fleet.h"
+#include "autogemm/shape_spec.h"
 
 namespace autogemm {
 namespace {

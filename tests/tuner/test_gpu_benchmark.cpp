@@ -8,6 +8,7 @@
 #include "autogemm/kernel_families.h"
 #include "autogemm/kernel_launch.h"
 #include "autogemm/verifier.h"
+#include "autogemm/shape_spec.h"
 #include "gpu_fixture.h"
 
 namespace autogemm {

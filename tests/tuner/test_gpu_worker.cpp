@@ -16,6 +16,7 @@
 #include "autogemm/tuner.h"
 #include "autogemm/verifier.h"
 #include "autogemm/worker.h"
+#include "autogemm/shape_spec.h"
 #include "broken_kernels_source.h"
 #include "gpu_fixture.h"
 

@@ -11,6 +11,7 @@
 
 #include "autogemm/search_space.h"
 #include "autogemm/tuner.h"
+#include "autogemm/shape_spec.h"
 
 namespace autogemm {
 

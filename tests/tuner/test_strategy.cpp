@@ -7,6 +7,7 @@
 
 #include "autogemm/strategy.h"
 #include "autogemm/tuner.h"
+#include "autogemm/shape_spec.h"
 
 namespace autogemm {
 

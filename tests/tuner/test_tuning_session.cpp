@@ -11,6 +11,7 @@
 
 #include "autogemm/kernel_template.h"
 #include "autogemm/tuning_session.h"
+#include "autogemm/shape_spec.h"
 #include "cache_test_util.h"
 #include "fake_device.h"
 

@@ -20,6 +20,7 @@
 #include "autogemm/kernel_launch.h"
 #include "autogemm/tuner.h"
 #include "autogemm/worker.h"
+#include "autogemm/shape_spec.h"
 #include "broken_kernels_source.h"
 #include "fake_device.h"
 

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "autogemm/worker_protocol.h"
+#include "autogemm/shape_spec.h"
 
 namespace autogemm::wire {
 namespace {

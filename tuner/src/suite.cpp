@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "autogemm/tuner.h"
+#include "autogemm/shape_spec.h"
 
 namespace autogemm {
 

@@ -30,6 +30,7 @@
 #include "autogemm/problem.h"
 #include "autogemm/online_tuner.h"
 #include "autogemm/shape_recorder.h"
+#include "autogemm/gemm_args.h"
 
 namespace autogemm {
 

@@ -25,6 +25,7 @@
 #include "autogemm/problem.h"
 #include "autogemm/strategy.h"
 #include "autogemm/tuning_cache.h"
+#include "autogemm/shape_spec.h"
 
 namespace autogemm {
 
