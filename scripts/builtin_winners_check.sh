@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # builtin_winners_check.sh — one GPU call: the GPU tests the built-in
 # winners touch, then how good dispatch is before tuning on shapes the
-# built-in table does not hold (held out): gemm_bench on an empty cache
+# built-in table (kernel_templates/builtin_winners/<arch>.tsv) does not hold
+# (held out): gemm_bench on an empty cache
 # (built-in winners), gemm_tune of the same shapes (its JSON also gives the
 # plain built-in default's speed, default_gflops), gemm_bench again; last a
 # table per shape: built-in choice, plain default, tuned, and the ratios.

@@ -2,6 +2,9 @@
 // asked for against what is tuned) and `show` (everything about one shape).
 #include <algorithm>
 #include <iostream>
+#include <set>
+
+#include "autogemm/kernel_config.h"
 
 #include "cache_tool_format.h"
 #include "cache_tool_ops.h"
@@ -15,6 +18,32 @@ const WinnerRecord* best_winner(const std::vector<WinnerRecord>& winners, const 
   for (const WinnerRecord& w : winners)
     if (w.shape == s && (!best || w.median_ms < best->median_ms)) best = &w;
   return best;
+}
+
+/// What each key of the shown families' configs means: the config text is
+/// the cache's permanent key, and its short names say little on their own.
+json key_meanings(const std::set<std::string>& families) {
+  json out = json::object();
+  for (const std::string& name : families) {
+    const KernelFamily* family = find_family(name);
+    if (!family) continue;
+    json keys = json::array();
+    for (const ConfigKey& k : config_keys(*family))
+      keys.push_back({{"key", k.key}, {"meaning", k.meaning}, {"values", k.values}});
+    out[name] = keys;
+  }
+  return out;
+}
+
+void print_key_meanings(const json& meanings) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [family, keys] : meanings.items())
+    for (const json& k : keys)
+      rows.push_back({family, k["key"].get<std::string>(), k["meaning"].get<std::string>(),
+                      k["values"].get<std::string>()});
+  if (rows.empty()) return;
+  std::cout << "config keys:\n";
+  print_table({"family", "key", "meaning", "values"}, rows);
 }
 
 std::string percent(int64_t part, int64_t whole) { return whole > 0 ? fixed(100.0 * part / whole, 1) + "%" : "-"; }
@@ -76,9 +105,11 @@ int cmd_show(const std::string& db, const std::string& shape_text, const std::st
     json entry = {{"device", device_json(d)}, {"winners", json::array()}, {"trials", json::array()},
                   {"requests", json::array()}};
     std::vector<std::vector<std::string>> winner_rows, trial_rows;
+    std::set<std::string> families;
     for (const WinnerRecord& w : cache->load_winners(d)) {
       if (!same_problem(w.shape, want)) continue;
       entry["winners"].push_back(winner_json(w));
+      families.insert(w.family);
       winner_rows.push_back({w.shape.aligned ? "yes" : "no", w.family, w.config, fixed(w.median_ms, 4),
                              fixed(w.spread_ms, 4), fixed(w.gflops, 1), w.template_hash.substr(0, 12), utc(w.tuned_at)});
     }
@@ -93,6 +124,7 @@ int cmd_show(const std::string& db, const std::string& shape_text, const std::st
     });
     for (const TrialRow& r : trials) {
       entry["trials"].push_back(trial_json(r));
+      families.insert(r.family);
       const bool ok = r.trial.status == TrialStatus::Ok;
       trial_rows.push_back({r.shape.aligned ? "yes" : "no", r.family, r.trial.config, to_string(r.trial.status),
                             ok ? fixed(r.trial.median_ms, 4) : "", ok ? fixed(r.trial.gflops, 1) : "",
@@ -103,6 +135,7 @@ int cmd_show(const std::string& db, const std::string& shape_text, const std::st
       if (same_problem(r.shape, want)) entry["requests"].push_back(request_json(r)), calls += r.calls;
     if (entry["winners"].empty() && entry["trials"].empty() && entry["requests"].empty()) continue;
     any = true;
+    entry["config_keys"] = key_meanings(families);
     out.push_back(entry);
     if (as_json) continue;
     std::cout << d.name << " (sm_" << d.cc_major << d.cc_minor << ", driver " << d.driver_version << ", NVRTC "
@@ -112,6 +145,7 @@ int cmd_show(const std::string& db, const std::string& shape_text, const std::st
       print_table({"aligned", "family", "winner", "ms", "spread", "GFLOP/s", "template", "tuned"}, winner_rows);
     if (!trial_rows.empty())
       print_table({"aligned", "family", "config", "status", "ms", "GFLOP/s", "detail"}, trial_rows);
+    print_key_meanings(entry["config_keys"]);
   }
   if (as_json)
     std::cout << out.dump(2) << "\n";

@@ -7,9 +7,12 @@
 #include <cstdint>
 
 #include "autogemm/kernel_config.h"
-#include "autogemm/kernel_template.h"
+#include "autogemm/tabled_family_impl.h"
 
 namespace autogemm {
+
+template class TabledFamily<GemvFamily, GemvParams>;
+
 namespace {
 
 bool fail(std::string* why, const std::string& msg) {
@@ -17,15 +20,13 @@ bool fail(std::string* why, const std::string& msg) {
   return false;
 }
 
-const GemvParams& params(const KernelConfig& c) { return c.get<GemvParams>(); }
-
 int64_t outputs(const GemvParams& g, const Problem& p) { return g.one == 0 ? p.n : p.m; }
 int64_t short_dim(const GemvParams& g, const Problem& p) { return g.one == 0 ? p.m : p.n; }
 
 // Blocks along the outputs (x): a warp per output for dot, 4 outputs per
 // thread for axpy.
 int64_t blocks_x(const KernelConfig& c, const Problem& p) {
-  const GemvParams& g = params(c);
+  const GemvParams& g = c.get<GemvParams>();
   const int64_t per_block = GemvFamily::is_dot(c) ? g.threads / 32 : int64_t(g.threads / g.k_groups) * 4;
   return (outputs(g, p) + per_block - 1) / per_block;
 }
@@ -38,56 +39,42 @@ int next_pow2(int64_t v) {
 
 }  // namespace
 
-bool GemvParams::operator==(const GemvParams& o) const {
-  return one == o.one && rows == o.rows && threads == o.threads && k_groups == o.k_groups && split_k == o.split_k &&
-         unroll == o.unroll && prefetch == o.prefetch && stages == o.stages && ld_hint == o.ld_hint && vec == o.vec;
-}
-
-const GemvFamily& GemvFamily::instance() {
-  static const GemvFamily f;
-  return f;
-}
+bool GemvParams::operator==(const GemvParams& o) const { return GemvFamily::same(*this, o); }
 
 const ParamTable<GemvParams>& GemvFamily::table() {
   using P = GemvParams;
   static const ParamTable<P> t = {
-      {"one", "AG_ONE", &P::one, {0, 1}, 0, 0, 0, Presence::Always, nullptr, "0 (M is short) or 1 (N is short)"},
+      {"one", "AG_ONE", &P::one, {0, 1}, 0, 0, 0, Presence::Always, nullptr, "0 (M is short) or 1 (N is short)",
+       "which output side is short: 0 = M (y = x . op(B)), 1 = N (y = op(A) . x)"},
       {"rows", "AG_ROWS", &P::rows, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::UnlessDefault, nullptr,
-       "1, 2, 4, 8 or 16"},
+       "1, 2, 4, 8 or 16",
+       "short-side rows served per thread: the kernel computes up to rows of them"},
       {"thr", "AG_THREADS", &P::threads, {64, 128, 256, 512}, 0, 0, 256, Presence::Always, nullptr,
-       "64, 128, 256 or 512"},
+       "64, 128, 256 or 512",
+       "threads per block"},
       {"kg", "AG_KGROUPS", &P::k_groups, {1, 2, 4, 8, 16, 32, 64}, 0, 0, 1, Presence::Always, nullptr,
-       "1, 2, 4, 8, 16, 32 or 64"},
-      {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, 1024, 1, Presence::Always, nullptr, "1..1024"},
-      {"un", "AG_UNROLL", &P::unroll, {1, 2, 4}, 0, 0, 1, Presence::UnlessDefault, nullptr, "1, 2 or 4"},
-      {"pf", "AG_PREFETCH", &P::prefetch, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
+       "1, 2, 4, 8, 16, 32 or 64",
+       "axpy kernel: thread groups along k within a block (1 for the dot kernel)"},
+      {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, 1024, 1, Presence::Always, nullptr, "1..1024",
+       "axpy kernel: K slices across blocks, reduced deterministically (1 = none)"},
+      {"un", "AG_UNROLL", &P::unroll, {1, 2, 4}, 0, 0, 1, Presence::UnlessDefault, nullptr, "1, 2 or 4",
+       "matrix loads in flight per thread: 4 * un"},
+      {"pf", "AG_PREFETCH", &P::prefetch, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
+       "axpy kernel: 1 = load the next batch of the matrix before using this one"},
       {"st", "AG_STAGES", &P::stages, {0, 2, 3, 4, 6, 8}, 0, 0, 0, Presence::UnlessDefault, nullptr,
-       "0, 2, 3, 4, 6 or 8"},
-      {"ld", "AG_LDHINT", &P::ld_hint, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
-      {"vec", "AG_VEC", &P::vec, {1, 4}, 0, 0, 1, Presence::Always, nullptr, "1 or 4"},
+       "0, 2, 3, 4, 6 or 8",
+       "axpy kernel: 0 = matrix batches straight to registers, S = a ring of S batches in shared memory per thread"},
+      {"ld", "AG_LDHINT", &P::ld_hint, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
+       "1 = matrix loads skip L1 and ask L2 for 256-byte fetches"},
+      {"vec", "AG_VEC", &P::vec, {1, 4}, 0, 0, 1, Presence::Always, nullptr, "1 or 4",
+       "4 = 16-byte loads (aligned class only); 1 = any (16-byte where the pointers allow)"},
   };
   return t;
 }
 
 bool GemvFamily::is_dot(const KernelConfig& c) { return params(c).one == 0 ? c.trans_b : !c.trans_a; }
 
-const KernelTemplate& GemvFamily::source() const {
-  static const KernelTemplate t("sgemv.cu");
-  return t;
-}
-
-std::string GemvFamily::format(const KernelConfig& c) const { return format_params(table(), c); }
-
-bool GemvFamily::parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
-                              std::string* error) const {
-  return parse_params(table(), fields, c, error);
-}
-
-std::vector<std::string> GemvFamily::defines(const KernelConfig& c) const { return define_params(table(), c); }
-
-bool GemvFamily::is_valid(const KernelConfig& c, std::string* why) const {
-  if (!table().in_range(params(c), why)) return false;
-  const GemvParams& g = params(c);
+bool GemvFamily::constraints_hold(const GemvParams& g, const KernelConfig& c, std::string* why) const {
   if (is_dot(c) && (g.split_k != 1 || g.k_groups != 1 || g.rows != 1 || g.prefetch != 0))
     return fail(why, "sk, kg and rows must be 1 and pf 0 where the matrix's rows along k are contiguous (the dot kernel)");
   if (g.stages > 0 && (is_dot(c) || g.prefetch != 0))

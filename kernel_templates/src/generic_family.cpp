@@ -2,17 +2,14 @@
 
 #include "autogemm/cuda_driver.h"
 #include "autogemm/kernel_config.h"
-#include "autogemm/kernel_template.h"
+#include "autogemm/tabled_family_impl.h"
 
 namespace autogemm {
 
-const GenericFamily& GenericFamily::instance() {
-  static const GenericFamily f;
-  return f;
-}
+template class TabledFamily<GenericFamily, GenericParams>;
 
-const KernelTemplate& GenericFamily::source() const {
-  static const KernelTemplate t("sgemm_generic.cu");
+const ParamTable<GenericParams>& GenericFamily::table() {
+  static const ParamTable<GenericParams> t = {};
   return t;
 }
 

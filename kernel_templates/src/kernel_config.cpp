@@ -52,6 +52,13 @@ KernelConfig KernelConfig::generic(bool trans_a, bool trans_b) {
   return KernelConfig(GenericParams{}, trans_a, trans_b);
 }
 
+std::vector<ConfigKey> config_keys(const KernelFamily& family) {
+  std::vector<ConfigKey> keys = family.config_keys();
+  keys.push_back({"ta", "1 = op(A) is A transposed: the canonical row-major A is stored K x M (m contiguous)", "0 or 1"});
+  keys.push_back({"tb", "1 = op(B) is B transposed: the canonical row-major B is stored N x K (k contiguous)", "0 or 1"});
+  return keys;
+}
+
 std::string KernelConfig::to_string() const {
   const KernelFamily& f = family();
   std::string s = f.name();

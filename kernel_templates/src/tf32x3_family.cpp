@@ -8,17 +8,18 @@
 
 #include "autogemm/cuda_driver.h"
 #include "autogemm/kernel_config.h"
-#include "autogemm/kernel_template.h"
+#include "autogemm/tabled_family_impl.h"
 
 namespace autogemm {
+
+template class TabledFamily<Tf32x3Family, Tf32x3Params>;
+
 namespace {
 
 bool fail(std::string* why, const std::string& msg) {
   if (why) *why = msg;
   return false;
 }
-
-const Tf32x3Params& params(const KernelConfig& c) { return c.get<Tf32x3Params>(); }
 
 int64_t tiles_of(const Tf32x3Params& t, const Problem& p) {
   return ((p.m + t.bm - 1) / t.bm) * ((p.n + t.bn - 1) / t.bn);
@@ -41,45 +42,32 @@ constexpr int kSpaceTileRegisters = 224;
 
 }  // namespace
 
-bool Tf32x3Params::operator==(const Tf32x3Params& o) const {
-  return bm == o.bm && bn == o.bn && bk == o.bk && wm == o.wm && wn == o.wn && stages == o.stages &&
-         vec == o.vec && drain == o.drain && swizzle == o.swizzle;
-}
-
-const Tf32x3Family& Tf32x3Family::instance() {
-  static const Tf32x3Family f;
-  return f;
-}
+bool Tf32x3Params::operator==(const Tf32x3Params& o) const { return Tf32x3Family::same(*this, o); }
 
 const ParamTable<Tf32x3Params>& Tf32x3Family::table() {
   using P = Tf32x3Params;
   static const ParamTable<P> t = {
-      {"bm", "AG_BM", &P::bm, {64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "64, 128 or 256"},
-      {"bn", "AG_BN", &P::bn, {64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "64, 128 or 256"},
-      {"bk", "AG_BK", &P::bk, {16, 32}, 0, 0, 0, Presence::Always, nullptr, "16 or 32"},
-      {"wm", "AG_WM", &P::wm, {32, 64}, 0, 0, 0, Presence::Always, nullptr, "32 or 64"},
-      {"wn", "AG_WN", &P::wn, {32, 64}, 0, 0, 0, Presence::Always, nullptr, "32 or 64"},
-      {"st", "AG_STAGES", &P::stages, {2, 3, 4}, 0, 0, 3, Presence::Always, nullptr, "2, 3 or 4"},
-      {"vec", "AG_VEC", &P::vec, {1, 4}, 0, 0, 1, Presence::Always, nullptr, "1 or 4"},
-      {"dr", "AG_DRAIN", &P::drain, {0, 1, 2, 4, 8}, 0, 0, 0, Presence::Always, nullptr, "0, 1, 2, 4 or 8"},
-      {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16"},
+      {"bm", "AG_BM", &P::bm, {64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "64, 128 or 256",
+       "rows of C per thread block"},
+      {"bn", "AG_BN", &P::bn, {64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "64, 128 or 256",
+       "columns of C per thread block"},
+      {"bk", "AG_BK", &P::bk, {16, 32}, 0, 0, 0, Presence::Always, nullptr, "16 or 32",
+       "K depth of one pipeline stage"},
+      {"wm", "AG_WM", &P::wm, {32, 64}, 0, 0, 0, Presence::Always, nullptr, "32 or 64",
+       "rows of C per warp"},
+      {"wn", "AG_WN", &P::wn, {32, 64}, 0, 0, 0, Presence::Always, nullptr, "32 or 64",
+       "columns of C per warp"},
+      {"st", "AG_STAGES", &P::stages, {2, 3, 4}, 0, 0, 3, Presence::Always, nullptr, "2, 3 or 4",
+       "cp.async pipeline depth: shared buffers per operand"},
+      {"vec", "AG_VEC", &P::vec, {1, 4}, 0, 0, 1, Presence::Always, nullptr, "1 or 4",
+       "4 = 16-byte copies of a k-contiguous operand and 8-byte stores of C (aligned class only); 1 = 4-byte copies, any"},
+      {"dr", "AG_DRAIN", &P::drain, {0, 1, 2, 4, 8}, 0, 0, 0, Presence::Always, nullptr, "0, 1, 2, 4 or 8",
+       "accumulator drain: 0 = products accumulate in the MMA accumulators; d = every d K slices are added into FP32 totals"},
+      {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16",
+       "block raster group height: groups of sw tile-rows walked column by column, for L2 reuse"},
   };
   return t;
 }
-
-const KernelTemplate& Tf32x3Family::source() const {
-  static const KernelTemplate t("sgemm_tf32x3.cu");
-  return t;
-}
-
-std::string Tf32x3Family::format(const KernelConfig& c) const { return format_params(table(), c); }
-
-bool Tf32x3Family::parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
-                                std::string* error) const {
-  return parse_params(table(), fields, c, error);
-}
-
-std::vector<std::string> Tf32x3Family::defines(const KernelConfig& c) const { return define_params(table(), c); }
 
 int Tf32x3Family::threads(const Tf32x3Params& t) {
   if (t.wm <= 0 || t.wn <= 0) return 0;
@@ -111,9 +99,7 @@ int Tf32x3Family::blocks_per_sm(const Tf32x3Params& t, const SearchLimits& lim) 
 int Tf32x3Family::threads(const KernelConfig& c) const { return threads(params(c)); }
 size_t Tf32x3Family::smem_bytes(const KernelConfig& c) const { return smem_bytes(params(c)); }
 
-bool Tf32x3Family::is_valid(const KernelConfig& c, std::string* why) const {
-  const Tf32x3Params& p = params(c);
-  if (!table().in_range(p, why)) return false;
+bool Tf32x3Family::constraints_hold(const Tf32x3Params& p, const KernelConfig&, std::string* why) const {
   const int t = threads(p);
   if (t < 64 || t > 512) return fail(why, "threads per block (bm/wm)*(bn/wn)*32 must be 64..512");
   // 64K registers per block (sm_80..sm_90), at most 255 per thread; beyond

@@ -8,17 +8,18 @@
 
 #include "autogemm/cuda_driver.h"
 #include "autogemm/kernel_config.h"
-#include "autogemm/kernel_template.h"
+#include "autogemm/tabled_family_impl.h"
 
 namespace autogemm {
+
+template class TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>;
+
 namespace {
 
 bool fail(std::string* why, const std::string& msg) {
   if (why) *why = msg;
   return false;
 }
-
-const Tf32x3WgParams& params(const KernelConfig& c) { return c.get<Tf32x3WgParams>(); }
 
 int64_t tiles_of(const Tf32x3WgParams& t, const Problem& p) {
   const int bm = Tf32x3WgFamily::block_m(t);
@@ -32,44 +33,30 @@ constexpr int kSliceK = 32;  // AG_BK in sgemm_tf32x3wg.cu
 
 }  // namespace
 
-bool Tf32x3WgParams::operator==(const Tf32x3WgParams& o) const {
-  return bn == o.bn && wg == o.wg && producers == o.producers && a_regs == o.a_regs && raw == o.raw && split == o.split &&
-         drain == o.drain && swizzle == o.swizzle;
-}
-
-const Tf32x3WgFamily& Tf32x3WgFamily::instance() {
-  static const Tf32x3WgFamily f;
-  return f;
-}
+bool Tf32x3WgParams::operator==(const Tf32x3WgParams& o) const { return Tf32x3WgFamily::same(*this, o); }
 
 const ParamTable<Tf32x3WgParams>& Tf32x3WgFamily::table() {
   using P = Tf32x3WgParams;
   static const ParamTable<P> t = {
-      {"bn", "AG_BN", &P::bn, {64, 128, 192}, 0, 0, 0, Presence::Always, nullptr, "64, 128 or 192"},
-      {"wg", "AG_WG", &P::wg, {1, 2}, 0, 0, 0, Presence::Always, nullptr, "1 or 2"},
-      {"pw", "AG_PRODUCERS", &P::producers, {1, 2}, 0, 0, 1, Presence::Always, nullptr, "1 or 2"},
-      {"ar", "AG_A_REGS", &P::a_regs, {0, 1}, 0, 0, 0, Presence::Always, nullptr, "0 or 1"},
-      {"raw", "AG_RAW", &P::raw, {2, 3}, 0, 0, 2, Presence::Always, nullptr, "2 or 3"},
-      {"split", "AG_SPLIT", &P::split, {2, 3}, 0, 0, 2, Presence::Always, nullptr, "2 or 3"},
-      {"dr", "AG_DRAIN", &P::drain, {0, 1, 2, 4, 8}, 0, 0, 0, Presence::Always, nullptr, "0, 1, 2, 4 or 8"},
-      {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16"},
+      {"bn", "AG_BN", &P::bn, {64, 128, 192}, 0, 0, 0, Presence::Always, nullptr, "64, 128 or 192",
+       "columns of C per thread block"},
+      {"wg", "AG_WG", &P::wg, {1, 2}, 0, 0, 0, Presence::Always, nullptr, "1 or 2",
+       "consumer warpgroups, each a 64-row slab: the block tile is 64*wg rows"},
+      {"pw", "AG_PRODUCERS", &P::producers, {1, 2}, 0, 0, 1, Presence::Always, nullptr, "1 or 2",
+       "producer warpgroups (TMA copies and TF32 splits)"},
+      {"ar", "AG_A_REGS", &P::a_regs, {0, 1}, 0, 0, 0, Presence::Always, nullptr, "0 or 1",
+       "1 = consumers split A into registers (k-contiguous A only); 0 = producers split both operands"},
+      {"raw", "AG_RAW", &P::raw, {2, 3}, 0, 0, 2, Presence::Always, nullptr, "2 or 3",
+       "FP32 slice buffers in flight from global memory"},
+      {"split", "AG_SPLIT", &P::split, {2, 3}, 0, 0, 2, Presence::Always, nullptr, "2 or 3",
+       "split TF32 slice buffers (big and small parts) ready for the tensor cores"},
+      {"dr", "AG_DRAIN", &P::drain, {0, 1, 2, 4, 8}, 0, 0, 0, Presence::Always, nullptr, "0, 1, 2, 4 or 8",
+       "accumulator drain: 0 = products accumulate in the wgmma accumulators; d = every d slices are added into FP32 totals"},
+      {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16",
+       "block raster group height: groups of sw tile-rows walked column by column, for L2 reuse"},
   };
   return t;
 }
-
-const KernelTemplate& Tf32x3WgFamily::source() const {
-  static const KernelTemplate t("sgemm_tf32x3wg.cu");
-  return t;
-}
-
-std::string Tf32x3WgFamily::format(const KernelConfig& c) const { return format_params(table(), c); }
-
-bool Tf32x3WgFamily::parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
-                                  std::string* error) const {
-  return parse_params(table(), fields, c, error);
-}
-
-std::vector<std::string> Tf32x3WgFamily::defines(const KernelConfig& c) const { return define_params(table(), c); }
 
 size_t Tf32x3WgFamily::smem_bytes(const Tf32x3WgParams& t) {
   // Split stages hold big and small of both operands (with A in registers:
@@ -91,9 +78,7 @@ int Tf32x3WgFamily::consumer_registers(const Tf32x3WgParams& t) {
 int Tf32x3WgFamily::threads(const KernelConfig& c) const { return threads(params(c)); }
 size_t Tf32x3WgFamily::smem_bytes(const KernelConfig& c) const { return smem_bytes(params(c)); }
 
-bool Tf32x3WgFamily::is_valid(const KernelConfig& c, std::string* why) const {
-  const Tf32x3WgParams& p = params(c);
-  if (!table().in_range(p, why)) return false;
+bool Tf32x3WgFamily::constraints_hold(const Tf32x3WgParams& p, const KernelConfig& c, std::string* why) const {
   // One block per SM by design (__launch_bounds__(threads, 1)): 64K registers
   // for the block, at most 255 per thread; beyond that ptxas spills.
   if (p.a_regs && c.trans_a) return fail(why, "ar=1 needs k-contiguous A (ta=0)");

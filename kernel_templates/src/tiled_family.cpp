@@ -6,9 +6,12 @@
 
 #include "autogemm/cuda_driver.h"
 #include "autogemm/kernel_config.h"
-#include "autogemm/kernel_template.h"
+#include "autogemm/tabled_family_impl.h"
 
 namespace autogemm {
+
+template class TabledFamily<TiledFamily, TiledParams>;
+
 namespace {
 
 bool fail(std::string* why, const std::string& msg) {
@@ -16,64 +19,51 @@ bool fail(std::string* why, const std::string& msg) {
   return false;
 }
 
-const TiledParams& tiled(const KernelConfig& c) { return c.get<TiledParams>(); }
-
 }  // namespace
 
-bool TiledParams::operator==(const TiledParams& o) const {
-  return bm == o.bm && bn == o.bn && bk == o.bk && tm == o.tm && tn == o.tn && wc == o.wc && vec == o.vec &&
-         split_k == o.split_k && split_reduce == o.split_reduce && swizzle == o.swizzle &&
-         stages == o.stages && min_blocks == o.min_blocks && k_unroll == o.k_unroll && batched == o.batched;
-}
-
-const TiledFamily& TiledFamily::instance() {
-  static const TiledFamily f;
-  return f;
-}
+bool TiledParams::operator==(const TiledParams& o) const { return TiledFamily::same(*this, o); }
 
 const ParamTable<TiledParams>& TiledFamily::table() {
   using P = TiledParams;
   // Text order is row order. st, mb and ku came later: optional, so stored
   // configs from before them keep their meaning.
   static const ParamTable<P> t = {
-      {"bm", "AG_BM", &P::bm, {16, 32, 64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "16..256, a power of two"},
-      {"bn", "AG_BN", &P::bn, {16, 32, 64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "16..256, a power of two"},
-      {"bk", "AG_BK", &P::bk, {4, 8, 16, 32}, 0, 0, 0, Presence::Always, nullptr, "4, 8, 16 or 32"},
-      {"tm", "AG_TM", &P::tm, {1, 2, 4, 8, 16}, 0, 0, 0, Presence::Always, nullptr, "1..16, a power of two"},
-      {"tn", "AG_TN", &P::tn, {1, 2, 4, 8, 16}, 0, 0, 0, Presence::Always, nullptr, "1..16, a power of two"},
-      {"wc", "AG_WC", &P::wc, {1, 2, 4, 8, 16, 32}, 0, 0, 8, Presence::Always, nullptr, "a power of two <= 32"},
-      {"vec", "AG_VEC", &P::vec, {1, 4}, 0, 0, 1, Presence::Always, nullptr, "1 or 4"},
-      {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, 256, 1, Presence::Always, nullptr, "1..256"},
+      {"bm", "AG_BM", &P::bm, {16, 32, 64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "16..256, a power of two",
+       "rows of C per thread block"},
+      {"bn", "AG_BN", &P::bn, {16, 32, 64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "16..256, a power of two",
+       "columns of C per thread block"},
+      {"bk", "AG_BK", &P::bk, {4, 8, 16, 32}, 0, 0, 0, Presence::Always, nullptr, "4, 8, 16 or 32",
+       "K depth staged in shared memory per step"},
+      {"tm", "AG_TM", &P::tm, {1, 2, 4, 8, 16}, 0, 0, 0, Presence::Always, nullptr, "1..16, a power of two",
+       "rows of C per thread, held in registers"},
+      {"tn", "AG_TN", &P::tn, {1, 2, 4, 8, 16}, 0, 0, 0, Presence::Always, nullptr, "1..16, a power of two",
+       "columns of C per thread, held in registers"},
+      {"wc", "AG_WC", &P::wc, {1, 2, 4, 8, 16, 32}, 0, 0, 8, Presence::Always, nullptr, "a power of two <= 32",
+       "threads of a warp laid along N (the warp is 32/wc x wc threads)"},
+      {"vec", "AG_VEC", &P::vec, {1, 4}, 0, 0, 1, Presence::Always, nullptr, "1 or 4",
+       "global access width in floats: 4 = 16-byte (aligned class only), 1 = any pointer and leading dimension"},
+      {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, 256, 1, Presence::Always, nullptr, "1..256",
+       "split-K: K slices computed by separate blocks and reduced deterministically (1 = none)"},
       {"rd", "AG_SPLIT_REDUCE", &P::split_reduce, {0, 1}, 0, 0, 0, Presence::When,
-       [](const P& p) { return p.split_k > 1; }, "0 or 1, given exactly when sk > 1"},
-      {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16"},
+       [](const P& p) { return p.split_k > 1; }, "0 or 1, given exactly when sk > 1",
+       "split-K reduction: 0 = the last block of each tile folds it, 1 = a second kernel folds all tiles"},
+      {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16",
+       "block raster group height: groups of sw tile-rows walked column by column, for L2 reuse"},
       {"st", "AG_STAGES", &P::stages, {0, 2, 3, 4}, 0, 0, 0, Presence::UnlessDefault, nullptr,
-       "0 (register staging) or 2..4 (cp.async stages)"},
-      {"mb", "AG_MIN_BLOCKS", &P::min_blocks, {}, 1, 4, 1, Presence::UnlessDefault, nullptr, "1..4"},
+       "0 (register staging) or 2..4 (cp.async stages)",
+       "global-to-shared pipeline: 0 = register staging, 2..4 = cp.async stages"},
+      {"mb", "AG_MIN_BLOCKS", &P::min_blocks, {}, 1, 4, 1, Presence::UnlessDefault, nullptr, "1..4",
+       "blocks per SM promised to __launch_bounds__ (caps registers per thread)"},
       {"ku", "AG_KUNROLL", &P::k_unroll, {0, 2, 4, 8, 16}, 0, 0, 0, Presence::UnlessDefault, nullptr,
-       "0 (all of bk) or 2, 4, 8, 16 below bk"},
-      {"bt", "AG_BATCHED", &P::batched, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
+       "0 (all of bk) or 2, 4, 8, 16 below bk",
+       "k steps unrolled per inner loop trip (0 = all of bk)"},
+      {"bt", "AG_BATCHED", &P::batched, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
+       "1 = a strided batch, one product per grid z (needs sk=1)"},
   };
   return t;
 }
 
-const KernelTemplate& TiledFamily::source() const {
-  static const KernelTemplate t("sgemm_tiled.cu");
-  return t;
-}
-
-std::string TiledFamily::format(const KernelConfig& c) const { return format_params(table(), c); }
-
-bool TiledFamily::parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
-                               std::string* error) const {
-  return parse_params(table(), fields, c, error);
-}
-
-std::vector<std::string> TiledFamily::defines(const KernelConfig& c) const { return define_params(table(), c); }
-
-bool TiledFamily::is_valid(const KernelConfig& c, std::string* why) const {
-  const TiledParams& p = tiled(c);
-  if (!table().in_range(p, why)) return false;
+bool TiledFamily::constraints_hold(const TiledParams& p, const KernelConfig&, std::string* why) const {
   if (p.tm > p.bm) return fail(why, "tm must be <= bm");
   if (p.tn > p.bn) return fail(why, "tn must be <= bn");
   if (p.tm * p.tn > 256) return fail(why, "tm*tn must be <= 256 (register budget)");
@@ -89,12 +79,12 @@ bool TiledFamily::is_valid(const KernelConfig& c, std::string* why) const {
 }
 
 bool TiledFamily::can_implement(const KernelConfig& c, const Problem& p) const {
-  const TiledParams& t = tiled(c);
+  const TiledParams& t = params(c);
   if (t.split_k > 1 && ((p.m + t.bm - 1) / t.bm) * ((p.n + t.bn - 1) / t.bn) > int64_t(kSplitTiles)) return false;
   return t.vec == 1 || p.aligned;
 }
 
-bool TiledFamily::batches(const KernelConfig& c) const { return tiled(c).batched == 1; }
+bool TiledFamily::batches(const KernelConfig& c) const { return params(c).batched == 1; }
 
 std::optional<KernelConfig> TiledFamily::default_config(const Problem& p) const {
   TiledParams t;
@@ -122,22 +112,22 @@ size_t TiledFamily::smem_bytes(const TiledParams& t) {
   return size_t(buffers) * t.bk * ((t.bm + pad) + (t.bn + pad)) * sizeof(float);
 }
 
-int TiledFamily::threads(const KernelConfig& c) const { return threads(tiled(c)); }
-size_t TiledFamily::smem_bytes(const KernelConfig& c) const { return smem_bytes(tiled(c)); }
+int TiledFamily::threads(const KernelConfig& c) const { return threads(params(c)); }
+size_t TiledFamily::smem_bytes(const KernelConfig& c) const { return smem_bytes(params(c)); }
 
 size_t TiledFamily::workspace_floats(const KernelConfig& c, const Problem& p) const {
-  const TiledParams& t = tiled(c);
+  const TiledParams& t = params(c);
   if (t.split_k <= 1) return 0;
   // Tile counters, then the partial tiles (see sgemm_tiled.cu).
   return kSplitTiles + size_t(t.split_k) * size_t(p.m) * size_t(p.n);
 }
 
 size_t TiledFamily::workspace_counter_floats(const KernelConfig& c) const {
-  return tiled(c).split_k > 1 ? kSplitTiles : 0;
+  return params(c).split_k > 1 ? kSplitTiles : 0;
 }
 
 LaunchGeometry TiledFamily::geometry(const KernelConfig& c, const Problem& p) const {
-  const TiledParams& t = tiled(c);
+  const TiledParams& t = params(c);
   LaunchGeometry g;
   g.grid_x = unsigned(((p.m + t.bm - 1) / t.bm) * ((p.n + t.bn - 1) / t.bn));
   g.grid_z = unsigned(t.split_k);
@@ -147,7 +137,7 @@ LaunchGeometry TiledFamily::geometry(const KernelConfig& c, const Problem& p) co
 }
 
 std::vector<std::string> TiledFamily::entry_points(const KernelConfig& c) const {
-  const TiledParams& t = tiled(c);
+  const TiledParams& t = params(c);
   if (t.split_k > 1 && t.split_reduce == 1) return {"agemm_tiled", "agemm_splitk_reduce"};
   return {"agemm_tiled"};
 }
@@ -161,7 +151,7 @@ void TiledFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
 }
 
 std::vector<KernelConfig> TiledFamily::history_variants(const KernelConfig& winner) const {
-  if (tiled(winner).split_k == 1) return {winner};
+  if (params(winner).split_k == 1) return {winner};
   KernelConfig plain = winner;  // the same tiles without split-K
   plain.get<TiledParams>().split_k = 1;
   plain.get<TiledParams>().split_reduce = 0;
@@ -170,10 +160,8 @@ std::vector<KernelConfig> TiledFamily::history_variants(const KernelConfig& winn
 
 bool TiledFamily::worth_borrowing(const KernelConfig& c, const Problem& p) const {
   // A borrowed split-K config must still leave each slice real work.
-  const TiledParams& t = tiled(c);
+  const TiledParams& t = params(c);
   return t.split_k == 1 || p.k / t.split_k >= 2 * t.bk;
 }
-
-std::optional<std::string> TiledFamily::arch(const DeviceInfo& dev) const { return dev.arch(); }
 
 }  // namespace autogemm

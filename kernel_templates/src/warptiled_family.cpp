@@ -8,17 +8,18 @@
 
 #include "autogemm/cuda_driver.h"
 #include "autogemm/kernel_config.h"
-#include "autogemm/kernel_template.h"
+#include "autogemm/tabled_family_impl.h"
 
 namespace autogemm {
+
+template class TabledFamily<WarpTiledFamily, WarpTiledParams>;
+
 namespace {
 
 bool fail(std::string* why, const std::string& msg) {
   if (why) *why = msg;
   return false;
 }
-
-const WarpTiledParams& params(const KernelConfig& c) { return c.get<WarpTiledParams>(); }
 
 int64_t tiles_of(const WarpTiledParams& t, const Problem& p) {
   return ((p.m + t.bm - 1) / t.bm) * ((p.n + t.bn - 1) / t.bn);
@@ -48,49 +49,38 @@ bool copies_divide(int mn, int bk, bool k_contiguous, int vec, int threads, std:
 
 }  // namespace
 
-bool WarpTiledParams::operator==(const WarpTiledParams& o) const {
-  return bm == o.bm && bn == o.bn && bk == o.bk && wm == o.wm && wn == o.wn && ln == o.ln &&
-         stages == o.stages && vec == o.vec && split_k == o.split_k && swizzle == o.swizzle &&
-         batched == o.batched && peel == o.peel;
-}
-
-const WarpTiledFamily& WarpTiledFamily::instance() {
-  static const WarpTiledFamily f;
-  return f;
-}
+bool WarpTiledParams::operator==(const WarpTiledParams& o) const { return WarpTiledFamily::same(*this, o); }
 
 const ParamTable<WarpTiledParams>& WarpTiledFamily::table() {
   using P = WarpTiledParams;
   static const ParamTable<P> t = {
-      {"bm", "AG_BM", &P::bm, {16, 32, 64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "16..256, a power of two"},
-      {"bn", "AG_BN", &P::bn, {16, 32, 64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "16..256, a power of two"},
-      {"bk", "AG_BK", &P::bk, {8, 16, 32}, 0, 0, 0, Presence::Always, nullptr, "8, 16 or 32"},
-      {"wm", "AG_WM", &P::wm, {16, 32, 64}, 0, 0, 0, Presence::Always, nullptr, "16, 32 or 64"},
-      {"wn", "AG_WN", &P::wn, {16, 32, 64}, 0, 0, 0, Presence::Always, nullptr, "16, 32 or 64"},
-      {"ln", "AG_LN", &P::ln, {4, 8}, 0, 0, 8, Presence::Always, nullptr, "4 or 8"},
-      {"st", "AG_STAGES", &P::stages, {2, 3, 4}, 0, 0, 3, Presence::Always, nullptr, "2, 3 or 4"},
-      {"vec", "AG_VEC", &P::vec, {1, 4}, 0, 0, 1, Presence::Always, nullptr, "1 or 4"},
-      {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, 16, 1, Presence::UnlessDefault, nullptr, "1..16"},
-      {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16"},
-      {"bt", "AG_BATCHED", &P::batched, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
-      {"pe", "AG_PEEL", &P::peel, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1"},
+      {"bm", "AG_BM", &P::bm, {16, 32, 64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "16..256, a power of two",
+       "rows of C per thread block"},
+      {"bn", "AG_BN", &P::bn, {16, 32, 64, 128, 256}, 0, 0, 0, Presence::Always, nullptr, "16..256, a power of two",
+       "columns of C per thread block"},
+      {"bk", "AG_BK", &P::bk, {8, 16, 32}, 0, 0, 0, Presence::Always, nullptr, "8, 16 or 32",
+       "K depth of one pipeline stage"},
+      {"wm", "AG_WM", &P::wm, {16, 32, 64}, 0, 0, 0, Presence::Always, nullptr, "16, 32 or 64",
+       "rows of C per warp"},
+      {"wn", "AG_WN", &P::wn, {16, 32, 64}, 0, 0, 0, Presence::Always, nullptr, "16, 32 or 64",
+       "columns of C per warp"},
+      {"ln", "AG_LN", &P::ln, {4, 8}, 0, 0, 8, Presence::Always, nullptr, "4 or 8",
+       "lanes of a warp laid along N; a thread holds wm*ln/32 x wn/ln of C"},
+      {"st", "AG_STAGES", &P::stages, {2, 3, 4}, 0, 0, 3, Presence::Always, nullptr, "2, 3 or 4",
+       "shared-memory stages of the cp.async pipeline"},
+      {"vec", "AG_VEC", &P::vec, {1, 4}, 0, 0, 1, Presence::Always, nullptr, "1 or 4",
+       "copy width in floats of the operand whose rows run along m or n: 4 = 16-byte (aligned class only), 1 = any"},
+      {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, 16, 1, Presence::UnlessDefault, nullptr, "1..16",
+       "split-K: K slices in separate blocks, folded by a second kernel (1 = none)"},
+      {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16",
+       "block raster group height: groups of sw tile-rows walked column by column, for L2 reuse"},
+      {"bt", "AG_BATCHED", &P::batched, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
+       "1 = a strided batch, one product per grid z (needs sk=1, pe=0)"},
+      {"pe", "AG_PEEL", &P::peel, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
+       "1 = the last 1..8 rows or columns past a multiple of the tile go to small peel kernels"},
   };
   return t;
 }
-
-const KernelTemplate& WarpTiledFamily::source() const {
-  static const KernelTemplate t("sgemm_warptiled.cu");
-  return t;
-}
-
-std::string WarpTiledFamily::format(const KernelConfig& c) const { return format_params(table(), c); }
-
-bool WarpTiledFamily::parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
-                                   std::string* error) const {
-  return parse_params(table(), fields, c, error);
-}
-
-std::vector<std::string> WarpTiledFamily::defines(const KernelConfig& c) const { return define_params(table(), c); }
 
 int WarpTiledFamily::threads(const WarpTiledParams& t) {
   if (t.wm <= 0 || t.wn <= 0) return 0;
@@ -121,9 +111,7 @@ int WarpTiledFamily::blocks_per_sm(const WarpTiledParams& t, const SearchLimits&
 int WarpTiledFamily::threads(const KernelConfig& c) const { return threads(params(c)); }
 size_t WarpTiledFamily::smem_bytes(const KernelConfig& c) const { return smem_bytes(params(c)); }
 
-bool WarpTiledFamily::is_valid(const KernelConfig& c, std::string* why) const {
-  const WarpTiledParams& p = params(c);
-  if (!table().in_range(p, why)) return false;
+bool WarpTiledFamily::constraints_hold(const WarpTiledParams& p, const KernelConfig& c, std::string* why) const {
   if (p.batched == 1 && p.split_k > 1) return fail(why, "bt=1 (a batch in grid z) needs sk=1");
   if (p.batched == 1 && p.peel == 1) return fail(why, "bt=1 (a batch in grid z) needs pe=0");
   if (p.wm > p.bm || p.wn > p.bn) return fail(why, "the warp tile must fit in the block tile");

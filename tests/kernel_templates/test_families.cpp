@@ -15,6 +15,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <variant>
 #include <vector>
@@ -126,6 +127,28 @@ TEST_P(Families, SpaceRoundTripsThroughText) {
     }
   }
   RecordProperty("space_configs", int(total));  // in --gtest_output=xml: the suite is not vacuous
+}
+
+// The config text is the cache's permanent key; every key in it must say
+// what it means (autogemm_cache show prints these).
+TEST_P(Families, EveryKeyOfTheTextHasAMeaning) {
+  std::map<std::string, std::string> meaning;
+  for (const ConfigKey& k : config_keys(family())) {
+    EXPECT_FALSE(k.meaning.empty()) << k.key;
+    EXPECT_FALSE(k.values.empty()) << k.key;
+    EXPECT_TRUE(meaning.emplace(k.key, k.meaning).second) << k.key << " twice";
+  }
+  const std::vector<KernelConfig> configs = own_configs();
+  ASSERT_FALSE(configs.empty());
+  for (const KernelConfig& c : configs) {
+    std::istringstream words(c.to_string());
+    std::string word;
+    words >> word;  // the family's name
+    while (words >> word) {
+      const std::string key = word.substr(0, word.find('='));
+      EXPECT_EQ(meaning.count(key), 1u) << key << " in " << c.to_string();
+    }
+  }
 }
 
 TEST_P(Families, SpaceIsDeterministicAndHasNoDuplicates) {

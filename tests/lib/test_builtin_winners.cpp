@@ -1,11 +1,15 @@
 // Built-in winners (builtin_winners.h) and how the dispatch policy uses them
-// before anything is tuned: every row parses and implements its own shape,
+// before anything is tuned: the build embeds every table file as it is, a
+// damaged row is counted and left out, every row parses and implements its own shape,
 // a shape of the table runs its row, other layouts and the unaligned class
 // get a row's tiles made to fit, a stored winner of this device still wins
 // where it is faster, and every problem gets a config that implements it.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -34,17 +38,97 @@ int vec_of(const KernelConfig& c) {
   return at == std::string::npos ? 1 : std::stoi(t.substr(at + 5));
 }
 
-TEST(BuiltinWinners, EveryRowParsesAndImplementsItsOwnShape) {
-  ASSERT_GT(builtin_winner_rows("sm_90"), 0u);
-  ASSERT_EQ(builtin_winners("sm_90").size(), builtin_winner_rows("sm_90")) << "a row's config no longer parses";
-  for (const BuiltinWinner& b : builtin_winners("sm_90")) {
-    SCOPED_TRACE(b.config.to_string());
-    EXPECT_GT(b.median_ms, 0);
-    const Problem p = make_problem(b.shape);
-    EXPECT_EQ(p.key(), b.shape) << "the row's shape is not canonical";
-    EXPECT_TRUE(b.config.can_implement(p));
-    EXPECT_LE(b.config.workspace_floats(p), kMaxWorkspaceFloats);
+TEST(BuiltinWinners, EveryRowOfEveryTableParsesAndImplementsItsOwnShape) {
+  ASSERT_FALSE(builtin_winner_tables().empty());
+  for (const BuiltinWinnerTable& t : builtin_winner_tables()) {
+    SCOPED_TRACE(t.arch);
+    ASSERT_GT(builtin_winner_rows(t.arch), 0u);
+    ASSERT_EQ(builtin_winners(t.arch).size(), builtin_winner_rows(t.arch)) << "a row no longer parses";
+    for (const BuiltinWinner& b : builtin_winners(t.arch)) {
+      SCOPED_TRACE(b.config.to_string());
+      EXPECT_GT(b.median_ms, 0);
+      const Problem p = make_problem(b.shape);
+      EXPECT_EQ(p.key(), b.shape) << "the row's shape is not canonical";
+      EXPECT_TRUE(b.config.can_implement(p));
+      EXPECT_LE(b.config.workspace_floats(p), kMaxWorkspaceFloats);
+    }
   }
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+TEST(BuiltinWinners, TheBuildEmbedsEveryTableFileAsItIs) {
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(AUTOGEMM_BUILTIN_WINNERS_DIR)) {
+    if (e.path().extension() != ".tsv") continue;
+    ++files;
+    const std::string arch = e.path().stem().string(), text = read_file(e.path());
+    SCOPED_TRACE(arch);
+    const BuiltinWinnerTable* t = nullptr;
+    for (const BuiltinWinnerTable& x : builtin_winner_tables())
+      if (arch == x.arch) t = &x;
+    ASSERT_NE(t, nullptr) << "not embedded";
+    EXPECT_EQ(text, t->text) << "the build embedded another text: rebuild";
+    // Counted here without the parser: the lines after the column line.
+    std::istringstream lines(text);
+    size_t data = 0;
+    bool after_columns = false;
+    for (std::string line; std::getline(lines, line);) {
+      if (after_columns && !line.empty()) ++data;
+      after_columns = after_columns || line == kBuiltinWinnerColumns;
+    }
+    EXPECT_EQ(builtin_winner_rows(arch), data);
+  }
+  EXPECT_EQ(files, builtin_winner_tables().size());
+  EXPECT_GT(builtin_winner_rows("sm_90"), 0u);
+}
+
+TEST(BuiltinWinners, TheHeaderNamesWhereTheRowsComeFrom) {
+  const std::string p = builtin_winners_provenance("sm_90");
+  for (const char* line : {"# gpu: NVIDIA H200 (132 SMs)\n", "# driver: 580.159.04\n", "# commit: ", "# date: ",
+                           "#   python3 scripts/builtin_table.py "})
+    EXPECT_NE(p.find(line), std::string::npos) << line;
+  EXPECT_EQ(p.find("\tgemv"), std::string::npos) << "no data row";
+  EXPECT_TRUE(builtin_winners_provenance("sm_80").empty());
+}
+
+TEST(BuiltinWinners, ADamagedRowIsCountedAndLeftOut) {
+  const std::string cfg = "warptiled bm=32 bn=32 bk=16 wm=32 wn=16 ln=4 st=4 vec=4 sw=1 ta=0 tb=0";
+  const std::string good = "128\t128\t128\t0\t0\t1\t1\t0.00467656\t" + cfg;
+  std::string out_of_range = cfg;
+  out_of_range.replace(out_of_range.find("bm=32"), 5, "bm=33");
+  const std::vector<std::string> bad = {
+      "128\t128\t128\t0\t0\t1\t1\t0.1",               // 8 fields
+      good + "\textra",                                 // 10 fields
+      "12x\t128\t128\t0\t0\t1\t1\t0.1\t" + cfg,        // not a number
+      "128\t\t128\t0\t0\t1\t1\t0.1\t" + cfg,           // empty
+      "128\t128\t128\t2\t0\t1\t1\t0.1\t" + cfg,        // a flag of 2
+      "128\t128\t128\t0\t0\t1\t0\t0.1\t" + cfg,        // batch 0
+      "-128\t128\t128\t0\t0\t1\t1\t0.1\t" + cfg,       // negative
+      "128\t128\t128\t0\t0\t1\t1\tnan\t" + cfg,        // not finite
+      "128\t128\t128\t0\t0\t1\t1\t-1\t" + cfg,         // not positive
+      "128\t128\t128\t0\t0\t1\t1\t0.1\t" + out_of_range,  // KernelConfig::parse rejects it
+      "128 128 128 0 0 1 1 0.1 " + cfg,                  // spaces, not tabs
+  };
+  for (const std::string& row : bad) {
+    SCOPED_TRACE(row);
+    const std::string text = std::string("# comment\n") + kBuiltinWinnerColumns + "\n" + good + "\n" + row + "\n";
+    const ParsedBuiltinWinners p = parse_builtin_winners(text);
+    EXPECT_EQ(p.rows, 2u);
+    ASSERT_EQ(p.winners.size(), 1u);
+    EXPECT_EQ(p.winners[0].shape, (ShapeKey{128, 128, 128, false, false, true, 1}));
+    EXPECT_EQ(p.winners[0].median_ms, 0.00467656);
+    EXPECT_EQ(p.winners[0].config.to_string(), cfg);
+  }
+  // CRLF line ends, blank lines and no final newline are fine.
+  const ParsedBuiltinWinners crlf = parse_builtin_winners("# c\r\n\r\n" + good + "\r\n\n" + good);
+  EXPECT_EQ(crlf.rows, 2u);
+  EXPECT_EQ(crlf.winners.size(), 2u);
 }
 
 TEST(BuiltinWinners, OnlyTheMeasuredArchitectureHasAny) {
@@ -93,7 +177,9 @@ TEST(BuiltinDispatch, OtherLayoutsAndTheUnalignedClassGetRowsMadeToFit) {
       EXPECT_TRUE(c.config.can_implement(p));
       EXPECT_EQ(c.config.trans_a, p.trans_a);
       EXPECT_EQ(c.config.trans_b, p.trans_b);
-      if (!aligned) EXPECT_EQ(vec_of(c.config), 1);
+      if (!aligned) {
+        EXPECT_EQ(vec_of(c.config), 1);
+      }
       EXPECT_FALSE(c.config == default_config(p)) << "1536^3 has measured rows near it (1024^3, 2048^3, 3000^3)";
     }
 }

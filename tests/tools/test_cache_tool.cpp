@@ -223,8 +223,16 @@ TEST_F(CacheTool, ShowGivesWinnersTrialsAndCallsOfOneShape) {
   EXPECT_EQ(one[0]["trials"][1]["status"], "compile_failed");
   ASSERT_EQ(one[0]["requests"].size(), 1u);
   EXPECT_EQ(one[0]["requests"][0]["calls"], 90);
+  // The config text is the cache's permanent key: show says what its keys mean.
+  const auto& keys = one[0]["config_keys"]["warptiled"];
+  ASSERT_FALSE(keys.empty());
+  EXPECT_EQ(keys[0]["key"], "bm");
+  EXPECT_NE(keys[0]["meaning"].get<std::string>().find("rows of C"), std::string::npos);
+  EXPECT_EQ(keys.back()["key"], "tb");
   const Output text = run("show --db " + db("a.db") + " --shape 4096x4096x4096 --device H200");
   EXPECT_NE(text.text.find("1 winner(s), 2 trial(s), 90 recorded call(s)"), std::string::npos) << text.text;
+  EXPECT_NE(text.text.find("config keys:"), std::string::npos) << text.text;
+  EXPECT_NE(text.text.find("lanes of a warp laid along N"), std::string::npos) << text.text;
   EXPECT_NE(run("show --db " + db("a.db") + " --shape 5x5x5").text.find("nothing stored"), std::string::npos);
   EXPECT_NE(run("show --db " + db("a.db") + " --shape 5x5").status, 0);
 }

@@ -5,14 +5,13 @@
 // compute a general problem) and is chosen by tuning.
 #pragma once
 
-#include "autogemm/kernel_family.h"
-#include "autogemm/param_table.h"
+#include "autogemm/tabled_family.h"
 
 namespace autogemm {
 
 class GemvFamily;
 
-/// Parameters of sgemv.cu (see its parameter block for their meaning).
+/// Parameters of sgemv.cu; GemvFamily::table() says what each one means.
 struct GemvParams {
   using Family = GemvFamily;
   int one = 0;       ///< 0: M is short (y = x . op(B)); 1: N is short (y = op(A) . x)
@@ -29,10 +28,12 @@ struct GemvParams {
   bool operator==(const GemvParams& o) const;
 };
 
-class GemvFamily final : public KernelFamily {
+class GemvFamily final : public TabledFamily<GemvFamily, GemvParams> {
  public:
-  static const GemvFamily& instance();
+  static constexpr const char* kName = "gemv";
+  static constexpr const char* kSource = "sgemv.cu";
   static const ParamTable<GemvParams>& table();
+
   /// True when `c` runs the dot kernel (the matrix's rows along k contiguous).
   static bool is_dot(const KernelConfig& c);
   /// The longest short dimension (M or N) the family serves.
@@ -40,13 +41,6 @@ class GemvFamily final : public KernelFamily {
   /// Shared memory a config may ask for (the H200's opt-in limit per block).
   static constexpr size_t kMaxSmemBytes = 227 * 1024;
 
-  const char* name() const override { return "gemv"; }
-  const KernelTemplate& source() const override;
-  std::string format(const KernelConfig& c) const override;
-  bool parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
-                    std::string* error) const override;
-  std::vector<std::string> defines(const KernelConfig& c) const override;
-  bool is_valid(const KernelConfig& c, std::string* why) const override;
   bool can_implement(const KernelConfig& c, const Problem& p) const override;
   /// nullopt: a matrix-vector kernel cannot compute every problem of a class.
   std::optional<KernelConfig> default_config(const Problem& p) const override;
@@ -64,8 +58,10 @@ class GemvFamily final : public KernelFamily {
   /// Also its rows to the next power of two of p's short side: a row of
   /// 8-row sums borrowed for 4 rows would do twice the arithmetic.
   std::optional<KernelConfig> fitted(const KernelConfig& c, const Problem& p) const override;
-  std::optional<std::string> arch(const DeviceInfo& dev) const override { return dev.arch(); }
   AccuracyClass accuracy() const override { return AccuracyClass::StrictFp32; }
+
+ protected:
+  bool constraints_hold(const GemvParams& g, const KernelConfig& c, std::string* why) const override;
 };
 
 }  // namespace autogemm

@@ -3,7 +3,7 @@
 // the layouts and is never tuned: dispatch takes it when nothing else loads.
 #pragma once
 
-#include "autogemm/kernel_family.h"
+#include "autogemm/tabled_family.h"
 
 namespace autogemm {
 
@@ -14,18 +14,13 @@ struct GenericParams {
   bool operator==(const GenericParams&) const { return true; }
 };
 
-class GenericFamily final : public KernelFamily {
+class GenericFamily final : public TabledFamily<GenericFamily, GenericParams> {
  public:
-  static const GenericFamily& instance();
+  static constexpr const char* kName = "generic";
+  static constexpr const char* kSource = "sgemm_generic.cu";
+  /// Empty: the fallback has no parameters.
+  static const ParamTable<GenericParams>& table();
 
-  const char* name() const override { return "generic"; }
-  const KernelTemplate& source() const override;
-  std::string format(const KernelConfig&) const override { return ""; }
-  bool parse_fields(std::vector<std::pair<std::string, int>>&, KernelConfig&, std::string*) const override {
-    return true;
-  }
-  std::vector<std::string> defines(const KernelConfig&) const override { return {}; }
-  bool is_valid(const KernelConfig&, std::string*) const override { return true; }
   bool can_implement(const KernelConfig&, const Problem&) const override { return true; }
   bool batches(const KernelConfig&) const override { return true; }
   std::optional<KernelConfig> default_config(const Problem& p) const override;
@@ -41,7 +36,6 @@ class GenericFamily final : public KernelFamily {
   double cost(const KernelConfig&, const Problem& p, const SearchLimits&) const override { return p.flops(); }
   std::vector<KernelConfig> history_variants(const KernelConfig& winner) const override;
   bool worth_borrowing(const KernelConfig&, const Problem&) const override { return true; }
-  std::optional<std::string> arch(const DeviceInfo& dev) const override { return dev.arch(); }
   AccuracyClass accuracy() const override { return AccuracyClass::StrictFp32; }
 };
 

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "autogemm/kernel_families.h"
-#include "autogemm/param_table.h"
 
 namespace autogemm {
 
@@ -71,24 +70,9 @@ struct KernelConfig {
   static KernelConfig generic(bool trans_a, bool trans_b);
 };
 
-/// A table-driven family's text fields, parsing and -D values of its
-/// parameters P (the three KernelFamily members every such family shares).
-template <class P>
-std::string format_params(const ParamTable<P>& table, const KernelConfig& c) {
-  return table.format(c.get<P>());
-}
-template <class P>
-bool parse_params(const ParamTable<P>& table, std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
-                  std::string* error) {
-  P p;
-  if (!table.parse(fields, p, error)) return false;
-  c.params = p;
-  return true;
-}
-template <class P>
-std::vector<std::string> define_params(const ParamTable<P>& table, const KernelConfig& c) {
-  return table.defines(c.get<P>());
-}
+/// Every key of `family`'s config text with its meaning, in text order,
+/// then the layout keys every family shares (ta, tb).
+std::vector<ConfigKey> config_keys(const KernelFamily& family);
 
 /// The built-in default for `p`: the first family in registry order with a
 /// default for p (a config implementing any problem of its layouts and

@@ -9,9 +9,11 @@
 // KernelConfig values and ask the family through them. The registry
 // (kernel_families.h) is the only list of families.
 //
-// Family headers are read before KernelConfig is complete (it is built from
-// the registry's list), so a family defines in its .cpp every member that
-// returns or constructs a KernelConfig.
+// Every family derives from TabledFamily (tabled_family.h), which answers
+// from its parameter table what only the table decides. Family headers are
+// read before KernelConfig is complete (it is built from the registry's
+// list), so a family defines in its .cpp every member that returns or
+// constructs a KernelConfig.
 #pragma once
 
 #include <cuda.h>
@@ -93,6 +95,14 @@ void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs&
 /// griddepcontrol.wait. `name` is for errors. Throws CudaError.
 void launch_reduce_kernel(CUfunction f, const LaunchArgs& a, const char* name);
 
+/// One text key of a family's configs: what it means and the values it takes.
+/// The keys are the cache's permanent format; `autogemm_cache show` prints these.
+struct ConfigKey {
+  std::string key;
+  std::string meaning;
+  std::string values;
+};
+
 /// Floats at the start of every workspace reserved for zeroed counters (see
 /// KernelFamily::workspace_floats).
 constexpr size_t kWorkspaceCounterFloats = 65536;
@@ -120,6 +130,9 @@ class KernelFamily {
   virtual std::vector<std::string> defines(const KernelConfig& c) const = 0;
   /// Range and consistency checks, independent of any device.
   virtual bool is_valid(const KernelConfig& c, std::string* why) const = 0;
+  /// Every key of the family's text, in text order, with its meaning (none
+  /// for a family without parameters).
+  virtual std::vector<ConfigKey> config_keys() const { return {}; }
 
   // ---- problems --------------------------------------------------------------
   /// True when `c` computes `p` correctly (layouts, alignment, size limits).

@@ -2,7 +2,8 @@
 // -D values and range checks, so the four can never disagree.
 //
 // A row names a field of the family's parameter struct P, its text key, its
-// -D macro, its allowed values and when it appears in the canonical text:
+// -D macro, its allowed values, what it means, and when it appears in the
+// canonical text:
 //   Always         every config prints it, parsing requires it;
 //   UnlessDefault  printed only when it differs from its default, optional
 //                  when parsing (so configs stored before it existed still
@@ -32,6 +33,7 @@ struct Param {
   Presence presence = Presence::Always;
   bool (*when)(const P&) = nullptr;  ///< Presence::When: present iff true
   const char* rule = "";  ///< the allowed values in words, for errors
+  const char* meaning = "";  ///< what the key says about the kernel (autogemm_cache show)
 };
 
 template <class P>

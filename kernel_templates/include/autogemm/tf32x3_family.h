@@ -4,14 +4,13 @@
 // default and is only ever chosen by tuning. No split-K, no workspace.
 #pragma once
 
-#include "autogemm/kernel_family.h"
-#include "autogemm/param_table.h"
+#include "autogemm/tabled_family.h"
 
 namespace autogemm {
 
 class Tf32x3Family;
 
-/// Parameters of sgemm_tf32x3.cu (see its parameter block for their meaning).
+/// Parameters of sgemm_tf32x3.cu; Tf32x3Family::table() says what each one means.
 struct Tf32x3Params {
   using Family = Tf32x3Family;
   int bm = 0, bn = 0, bk = 0;  ///< block tile and K slice per stage
@@ -24,18 +23,12 @@ struct Tf32x3Params {
   bool operator==(const Tf32x3Params& o) const;
 };
 
-class Tf32x3Family final : public KernelFamily {
+class Tf32x3Family final : public TabledFamily<Tf32x3Family, Tf32x3Params> {
  public:
-  static const Tf32x3Family& instance();
+  static constexpr const char* kName = "tf32x3";
+  static constexpr const char* kSource = "sgemm_tf32x3.cu";
   static const ParamTable<Tf32x3Params>& table();
 
-  const char* name() const override { return "tf32x3"; }
-  const KernelTemplate& source() const override;
-  std::string format(const KernelConfig& c) const override;
-  bool parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
-                    std::string* error) const override;
-  std::vector<std::string> defines(const KernelConfig& c) const override;
-  bool is_valid(const KernelConfig& c, std::string* why) const override;
   bool can_implement(const KernelConfig& c, const Problem& p) const override;
   /// nullopt: the family is opt-in (a different accuracy class) and tuned only.
   std::optional<KernelConfig> default_config(const Problem& p) const override;
@@ -62,6 +55,9 @@ class Tf32x3Family final : public KernelFamily {
   static int tile_registers(const Tf32x3Params& t);
   /// Resident blocks per SM by estimated registers, shared memory and threads (>= 1).
   static int blocks_per_sm(const Tf32x3Params& t, const SearchLimits& lim);
+
+ protected:
+  bool constraints_hold(const Tf32x3Params& p, const KernelConfig& c, std::string* why) const override;
 };
 
 }  // namespace autogemm

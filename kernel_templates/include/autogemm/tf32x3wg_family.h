@@ -7,14 +7,13 @@
 // no workspace.
 #pragma once
 
-#include "autogemm/kernel_family.h"
-#include "autogemm/param_table.h"
+#include "autogemm/tabled_family.h"
 
 namespace autogemm {
 
 class Tf32x3WgFamily;
 
-/// Parameters of sgemm_tf32x3wg.cu (see its parameter block for their meaning).
+/// Parameters of sgemm_tf32x3wg.cu; Tf32x3WgFamily::table() says what each one means.
 struct Tf32x3WgParams {
   using Family = Tf32x3WgFamily;
   int bn = 0;       ///< block tile width
@@ -29,18 +28,12 @@ struct Tf32x3WgParams {
   bool operator==(const Tf32x3WgParams& o) const;
 };
 
-class Tf32x3WgFamily final : public KernelFamily {
+class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams> {
  public:
-  static const Tf32x3WgFamily& instance();
+  static constexpr const char* kName = "tf32x3wg";
+  static constexpr const char* kSource = "sgemm_tf32x3wg.cu";
   static const ParamTable<Tf32x3WgParams>& table();
 
-  const char* name() const override { return "tf32x3wg"; }
-  const KernelTemplate& source() const override;
-  std::string format(const KernelConfig& c) const override;
-  bool parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
-                    std::string* error) const override;
-  std::vector<std::string> defines(const KernelConfig& c) const override;
-  bool is_valid(const KernelConfig& c, std::string* why) const override;
   bool can_implement(const KernelConfig& c, const Problem& p) const override;
   /// nullopt: the family is opt-in (a different accuracy class) and tuned only.
   std::optional<KernelConfig> default_config(const Problem& p) const override;
@@ -71,6 +64,9 @@ class Tf32x3WgFamily final : public KernelFamily {
   static int tile_registers(const Tf32x3WgParams& t) {
     return t.bn / 2 * (t.drain > 0 ? 2 : 1) + (t.a_regs ? 32 : 0);  // + a slice's A pieces
   }
+
+ protected:
+  bool constraints_hold(const Tf32x3WgParams& p, const KernelConfig& c, std::string* why) const override;
 };
 
 }  // namespace autogemm

@@ -5,14 +5,13 @@
 // a second, reducing launch.
 #pragma once
 
-#include "autogemm/kernel_family.h"
-#include "autogemm/param_table.h"
+#include "autogemm/tabled_family.h"
 
 namespace autogemm {
 
 class WarpTiledFamily;
 
-/// Parameters of sgemm_warptiled.cu (see its parameter block for their meaning).
+/// Parameters of sgemm_warptiled.cu; WarpTiledFamily::table() says what each one means.
 struct WarpTiledParams {
   using Family = WarpTiledFamily;
   int bm = 0, bn = 0, bk = 0;  ///< block tile and K slice per stage
@@ -31,18 +30,12 @@ struct WarpTiledParams {
   bool operator==(const WarpTiledParams& o) const;
 };
 
-class WarpTiledFamily final : public KernelFamily {
+class WarpTiledFamily final : public TabledFamily<WarpTiledFamily, WarpTiledParams> {
  public:
-  static const WarpTiledFamily& instance();
+  static constexpr const char* kName = "warptiled";
+  static constexpr const char* kSource = "sgemm_warptiled.cu";
   static const ParamTable<WarpTiledParams>& table();
 
-  const char* name() const override { return "warptiled"; }
-  const KernelTemplate& source() const override;
-  std::string format(const KernelConfig& c) const override;
-  bool parse_fields(std::vector<std::pair<std::string, int>>& fields, KernelConfig& c,
-                    std::string* error) const override;
-  std::vector<std::string> defines(const KernelConfig& c) const override;
-  bool is_valid(const KernelConfig& c, std::string* why) const override;
   bool can_implement(const KernelConfig& c, const Problem& p) const override;
   bool batches(const KernelConfig& c) const override;
   std::optional<KernelConfig> default_config(const Problem& p) const override;
@@ -78,6 +71,9 @@ class WarpTiledFamily final : public KernelFamily {
     int64_t m = 0, n = 0;
   };
   static MainPart main_part(const WarpTiledParams& t, const Problem& p);
+
+ protected:
+  bool constraints_hold(const WarpTiledParams& p, const KernelConfig& c, std::string* why) const override;
 };
 
 }  // namespace autogemm
