@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "autogemm/kernel_config.h"
+#include "autogemm/param_space.h"
 #include "autogemm/tabled_family_impl.h"
 
 namespace autogemm {
@@ -146,48 +147,72 @@ void GemvFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   launch_gemm_kernel(a.functions.at(0), geometry(c, a.call.problem), a, "cuLaunchKernelEx(agemv)", true);
 }
 
+namespace {
+
+// The space, as data. Axes outermost first; each constraint names the last
+// axis it reads (see param_space.h).
+const ParamSpace<GemvParams>& gemv_space() {
+  using P = GemvParams;
+  using Point = SpacePoint<P>;
+  enum { ONE, THR, KG, SK, UN, PF, ST, LD };
+  static constexpr auto served = [](const P& g, const Problem& p) {
+    return short_dim(g, p) >= 1 && short_dim(g, p) <= GemvFamily::kMaxRows;
+  };
+  static const ParamSpace<P> space(
+      {axis(&P::one, {0, 1}), axis(&P::threads, {64, 128, 256, 512}), axis(&P::k_groups, {1, 2, 4, 8, 16, 32, 64}),
+       axis(&P::split_k, {1, 2, 4, 8, 16, 32, 64, 128}), axis(&P::unroll, {1, 2, 4}), axis(&P::prefetch, {0, 1}),
+       axis(&P::stages, {0, 2, 3, 4, 6}), axis(&P::ld_hint, {0, 1})},
+      {{"the alignment class sets the load width", -1, [](P& g, const Problem& p) { g.vec = p.aligned ? 4 : 1; }},
+       {"rows: the short side's next power of two", ONE,
+        [](P& g, const Problem& p) { g.rows = served(g, p) ? next_pow2(short_dim(g, p)) : 1; }}},
+      {{"the short side within the rows the family serves", ONE, [](const Point& x) { return served(x.params, x.problem); }},
+       {"threads within the device's limit", THR, [](const Point& x) { return x.params.threads <= x.limits.max_threads; }},
+       // Every thread gets at least one batch of loads.
+       {"a batch of loads for every thread", UN,
+        [](const Point& x) {
+          const P& g = x.params;
+          return x.problem.k / (int64_t(g.split_k) * g.k_groups) >= 4 * g.unroll;
+        }},
+       // Sums and loads in flight must fit the registers the block size
+       // leaves (measured: rows=16 un=2 needs ~170; the unaligned class also
+       // holds its scalar path).
+       {"sums and loads in flight fit the registers", PF,
+        [](const Point& x) {
+          const P& g = x.params;
+          const int regs = 48 + 4 * g.rows + 16 * g.unroll * (1 + g.prefetch) + (g.vec == 1 ? 16 * g.unroll : 0);
+          return regs <= std::min(255, x.limits.regs_per_sm / g.threads);
+        }},
+       // Bands narrower than a warp serve one or two rows without rings
+       // (measured: 8 and 16 rows never won with them).
+       {"narrow bands: rings beyond two rows", ST,
+        [](const Point& x) { return x.params.threads / x.params.k_groups >= 32 || x.params.rows <= 2 || x.params.stages != 0; }},
+       // Rings serve the 16-byte path of 4 rows or more, where the sums leave
+       // no registers for batches in flight, with up to 8 loads a thread in
+       // flight during the FMAs ((st - 1) * un) and no 256-byte hint (it
+       // measured within 1% on rings).
+       {"rings: the 16-byte path, 4 rows or more, at most 8 loads in flight, no hint", LD,
+        [](const Point& x) {
+          const P& g = x.params;
+          return g.stages == 0 || (g.vec == 4 && g.rows >= 4 && (g.stages - 1) * g.unroll <= 8 && g.ld_hint == 0);
+        }},
+       {"a valid config that implements the problem", kWholeConfig,
+        [](const Point& x) { return x.config->is_valid(nullptr) && x.config->can_implement(x.problem); }},
+       {"shared memory within the device's limit", kWholeConfig,
+        [](const Point& x) { return x.config->smem_bytes() <= x.limits.max_smem; }},
+       // Split K only while the outputs alone leave SMs idle.
+       {"split-K only while the outputs leave SMs idle", kWholeConfig,
+        [](const Point& x) {
+          return x.params.split_k == 1 || blocks_x(*x.config, x.problem) * x.params.split_k <= 32 * x.limits.sm_count;
+        }},
+       {"the workspace within what dispatch allocates", kWholeConfig,
+        [](const Point& x) { return x.config->workspace_floats(x.problem) <= KernelConfig::kMaxWorkspaceFloats; }}});
+  return space;
+}
+
+}  // namespace
+
 std::vector<KernelConfig> GemvFamily::search_space(const Problem& p, const SearchLimits& lim) const {
-  std::vector<KernelConfig> out;
-  for (int one : {0, 1}) {
-    GemvParams g;
-    g.one = one;
-    const int64_t rs = short_dim(g, p);
-    if (rs < 1 || rs > kMaxRows) continue;
-    g.rows = next_pow2(rs), g.vec = p.aligned ? 4 : 1;
-    for (int thr : {64, 128, 256, 512})
-      for (int kg : {1, 2, 4, 8, 16, 32, 64})
-        for (int sk : {1, 2, 4, 8, 16, 32, 64, 128})
-          for (int un : {1, 2, 4})
-            for (int pf : {0, 1})
-              for (int st : {0, 2, 3, 4, 6})
-                for (int ld : {0, 1}) {
-                  g.threads = thr, g.k_groups = kg, g.split_k = sk, g.unroll = un, g.prefetch = pf, g.ld_hint = ld;
-                  g.stages = st;
-                  const KernelConfig cfg(g, p.trans_a, p.trans_b);
-                  if (!is_valid(cfg, nullptr) || !cfg.can_implement(p) || thr > lim.max_threads) continue;
-                  // Rings serve the 16-byte path of 4 rows or more, where the
-                  // sums leave no registers for batches in flight, with up to
-                  // 8 loads a thread in flight during the FMAs ((st - 1) * un)
-                  // and no 256-byte hint (it measured within 1% on rings).
-                  if (st > 0 && (g.vec != 4 || g.rows < 4 || (st - 1) * un > 8 || ld == 1)) continue;
-                  if (cfg.smem_bytes() > lim.max_smem) continue;
-                  // Bands narrower than a warp serve one or two rows without
-                  // rings (measured: 8 and 16 rows never won with them).
-                  if (thr / kg < 32 && g.rows > 2 && st == 0) continue;
-                  // Sums and loads in flight must fit the registers the block
-                  // size leaves (measured: rows=16 un=2 needs ~170; the
-                  // unaligned class also holds its scalar path).
-                  const int regs = 48 + 4 * g.rows + 16 * un * (1 + pf) + (g.vec == 1 ? 16 * un : 0);
-                  if (regs > std::min(255, lim.regs_per_sm / thr)) continue;
-                  // Every thread gets at least one batch of loads; split K only
-                  // while the outputs alone leave SMs idle.
-                  if (p.k / (int64_t(sk) * kg) < 4 * un) continue;
-                  if (sk > 1 && blocks_x(cfg, p) * sk > 32 * lim.sm_count) continue;
-                  if (cfg.workspace_floats(p) > KernelConfig::kMaxWorkspaceFloats) continue;
-                  out.push_back(cfg);
-                }
-  }
-  return out;
+  return gemv_space().enumerate(p, lim);
 }
 
 double GemvFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {

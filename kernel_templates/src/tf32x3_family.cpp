@@ -8,6 +8,7 @@
 
 #include "autogemm/cuda_driver.h"
 #include "autogemm/kernel_config.h"
+#include "autogemm/param_space.h"
 #include "autogemm/tabled_family_impl.h"
 
 namespace autogemm {
@@ -132,54 +133,64 @@ void Tf32x3Family::launch(const KernelConfig& c, const LaunchArgs& a) const {
   launch_gemm_kernel(a.functions.at(0), geometry(c, a.call.problem), a, "cuLaunchKernel(agemm_tf32x3)");
 }
 
-std::vector<KernelConfig> Tf32x3Family::search_space(const Problem& p, const SearchLimits& lim) const {
-  std::vector<KernelConfig> out;
-  const int64_t m_cap = std::max<int64_t>(64, next_pow2(p.m));
-  const int64_t n_cap = std::max<int64_t>(64, next_pow2(p.n));
+namespace {
+
+// The space, as data. Axes outermost first; each constraint names the last
+// axis it reads (see param_space.h).
+const ParamSpace<Tf32x3Params>& tf32x3_space() {
+  using P = Tf32x3Params;
+  using Point = SpacePoint<P>;
+  using F = Tf32x3Family;
+  enum { BM, BN, WM, WN, PIPE, DR };
   // Stage depth by slice depth: bytes in flight per stage double from bk 16
   // to 32, so bk 16 gets the deeper pipelines.
-  struct Pipe {
-    int bk, st;
-  };
-  const Pipe pipes[] = {{16, 3}, {16, 4}, {32, 2}, {32, 3}, {32, 4}};
-  for (int bm : {64, 128, 256}) {
-    if (bm > m_cap) continue;
-    for (int bn : {64, 128, 256}) {
-      if (bn > n_cap) continue;
-      // Swizzle is not searched: bands of 8 tile-rows where there are enough.
-      const int sw = (p.m + bm - 1) / bm >= 16 ? 8 : 1;
-      for (int wm : {32, 64})
-        for (int wn : {32, 64})
-          for (const Pipe& pipe : pipes)
-            for (int dr : {0, 1, 4}) {
-              Tf32x3Params c;
-              c.bm = bm, c.bn = bn, c.bk = pipe.bk, c.wm = wm, c.wn = wn, c.stages = pipe.st;
-              c.vec = p.aligned ? 4 : 1;
-              c.drain = dr;
-              c.swizzle = sw;
-              // A drain interval of all slices or more changes nothing but the
-              // register count.
-              if (dr > 0 && dr >= (p.k + pipe.bk - 1) / pipe.bk) continue;
-              // Technique: no undrained accumulation for deep K. Measured on
-              // the H200 (2026-12-01, wide-exponent data): dr=0 errs 1.4e-5 at
-              // K = 2048 and 3e-5 at K = 4096 (FFMA: 8e-7), above the 1e-5
-              // bound; drained configs verified at every K measured.
-              if (dr == 0 && p.k > 1024) continue;
-              const KernelConfig cfg(c, p.trans_a, p.trans_b);
-              if (!is_valid(cfg, nullptr) || !cfg.can_implement(p)) continue;
-              const int t = threads(c);
-              // 4..8 warps: fewer leaves the tensor cores of an SM's four
-              // schedulers idle; more makes each warp's share of a tile thin.
-              if (t < 128 || t > std::min(256, lim.max_threads)) continue;
-              if (tile_registers(c) > kSpaceTileRegisters) continue;
-              const int regs = std::min(255, tile_registers(c) + kOverheadRegisters);
-              if (int64_t(regs) * t > lim.regs_per_sm) continue;
-              if (smem_bytes(c) > lim.max_smem || smem_bytes(c) > lim.smem_per_sm) continue;
-              out.push_back(cfg);
-            }
-    }
-  }
-  return out;
+  const SpaceAxis<P> pipes{{&P::bk, &P::stages}, {{16, 3}, {16, 4}, {32, 2}, {32, 3}, {32, 4}}};
+  static const ParamSpace<P> space(
+      {axis(&P::bm, {64, 128, 256}), axis(&P::bn, {64, 128, 256}), axis(&P::wm, {32, 64}), axis(&P::wn, {32, 64}),
+       pipes, axis(&P::drain, {0, 1, 4})},
+      {{"the alignment class sets the copy width", -1, [](P& c, const Problem& p) { c.vec = p.aligned ? 4 : 1; }},
+       // Swizzle is not searched: bands of 8 tile-rows where there are enough.
+       {"raster bands of 8 tile rows where there are 16", BM,
+        [](P& c, const Problem& p) { c.swizzle = (p.m + c.bm - 1) / c.bm >= 16 ? 8 : 1; }}},
+      {{"tiles up to the next power of two of M", BM,
+        [](const Point& x) { return x.params.bm <= std::max<int64_t>(64, next_pow2(x.problem.m)); }},
+       {"tiles up to the next power of two of N", BN,
+        [](const Point& x) { return x.params.bn <= std::max<int64_t>(64, next_pow2(x.problem.n)); }},
+       // 4..8 warps: fewer leaves the tensor cores of an SM's four schedulers
+       // idle; more makes each warp's share of a tile thin.
+       {"4 to 8 warps, within the device's limit", WN,
+        [](const Point& x) {
+          const int t = F::threads(x.params);
+          return t >= 128 && t <= std::min(256, x.limits.max_threads);
+        }},
+       {"shared memory within the device's limits", PIPE,
+        [](const Point& x) {
+          const size_t bytes = F::smem_bytes(x.params);
+          return bytes <= x.limits.max_smem && bytes <= x.limits.smem_per_sm;
+        }},
+       // A drain interval of all slices or more changes nothing but the
+       // register count.
+       {"a drain interval shorter than K", DR,
+        [](const Point& x) { return x.params.drain == 0 || x.params.drain < (x.problem.k + x.params.bk - 1) / x.params.bk; }},
+       // Technique: no undrained accumulation for deep K. Measured on the
+       // H200 (2026-12-01, wide-exponent data): dr=0 errs 1.4e-5 at K = 2048
+       // and 3e-5 at K = 4096 (FFMA: 8e-7), above the 1e-5 bound; drained
+       // configs verified at every K measured.
+       {"K above 1024 drains its accumulators", DR, [](const Point& x) { return x.params.drain > 0 || x.problem.k <= 1024; }},
+       {"the tile's registers within the space's bound and the SM's file", DR,
+        [](const Point& x) {
+          const int tile = F::tile_registers(x.params);
+          return tile <= kSpaceTileRegisters && int64_t(std::min(255, tile + kOverheadRegisters)) * F::threads(x.params) <= x.limits.regs_per_sm;
+        }},
+       {"a valid config that implements the problem", kWholeConfig,
+        [](const Point& x) { return x.config->is_valid(nullptr) && x.config->can_implement(x.problem); }}});
+  return space;
+}
+
+}  // namespace
+
+std::vector<KernelConfig> Tf32x3Family::search_space(const Problem& p, const SearchLimits& lim) const {
+  return tf32x3_space().enumerate(p, lim);
 }
 
 double Tf32x3Family::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {

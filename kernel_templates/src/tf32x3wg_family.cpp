@@ -8,6 +8,7 @@
 
 #include "autogemm/cuda_driver.h"
 #include "autogemm/kernel_config.h"
+#include "autogemm/param_space.h"
 #include "autogemm/tabled_family_impl.h"
 
 namespace autogemm {
@@ -157,43 +158,52 @@ void Tf32x3WgFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
         "cuLaunchKernel(agemm_tf32x3wg)");
 }
 
-std::vector<KernelConfig> Tf32x3WgFamily::search_space(const Problem& p, const SearchLimits& lim) const {
-  std::vector<KernelConfig> out;
-  const int64_t k_slices = (p.k + kSliceK - 1) / kSliceK;
+namespace {
+
+// The space, as data. Axes outermost first; each constraint names the last
+// axis it reads (see param_space.h).
+const ParamSpace<Tf32x3WgParams>& tf32x3wg_space() {
+  using P = Tf32x3WgParams;
+  using Point = SpacePoint<P>;
+  using F = Tf32x3WgFamily;
+  enum { BN, WG, AR, RINGS, DR };
   // Ring depths (raw, split), deepest first; is_valid keeps those that fit
   // in 227 KiB with the block's tiles.
-  struct Rings {
-    int raw, split;
-  };
-  const Rings rings[] = {{3, 3}, {3, 2}, {2, 2}};
-  for (int bn : {64, 128, 192})
-    for (int wg : {1, 2})
+  const SpaceAxis<P> rings{{&P::raw, &P::split}, {{3, 3}, {3, 2}, {2, 2}}};
+  static const ParamSpace<P> space(
+      {axis(&P::bn, {64, 128, 192}), axis(&P::wg, {1, 2}), axis(&P::a_regs, {0, 1}), rings, axis(&P::drain, {0, 1})},
+      {{"raster bands of 8 tile rows where there are 16", WG,
+        [](P& c, const Problem& p) { c.swizzle = (p.m + F::block_m(c) - 1) / F::block_m(c) >= 16 ? 8 : 1; }},
+       {"one producer warpgroup with A in registers, else two", AR,
+        [](P& c, const Problem&) { c.producers = c.a_regs ? 1 : 2; }}},
       // One pipeline per layout, the faster measured at 4096^3 (H200,
-      // 2026-12-01): k-contiguous A is split by the consumers into
-      // registers with one producer warpgroup (1.29 ms); transposed A by two
-      // producer warpgroups (1.36 ms; one: 1.90 ms).
-      for (int ar : {p.trans_a ? 0 : 1})
-        for (const Rings& ring : rings)
-          // Technique: the shortest accumulation chains. The tensor cores'
-          // accumulation loses bits with the chain's length: on the public
-          // suite (wide-exponent inputs, H200, 2026-12-01)
-          // dr=4 errs 8.8e-7 at every K, dr=2 4.8e-7, dr=1 2.5e-7, while
-          // cuBLAS SGEMM errs 2.0e-7 (K = 128) to 1.9e-6 (K = 11008), 3.9e-7
-          // at 128x11008x4096. Only dr=1 (a drain every 32 k) stays at or
-          // below cuBLAS's error wherever K >= 256; dr=0 is the same chain
-          // when K fits in one slice.
-          for (int dr : {0, 1}) {
-            const int pw = ar ? 1 : 2;
-            Tf32x3WgParams c;
-            c.bn = bn, c.wg = wg, c.producers = pw, c.a_regs = ar, c.raw = ring.raw, c.split = ring.split, c.drain = dr;
-            c.swizzle = (p.m + block_m(c) - 1) / block_m(c) >= 16 ? 8 : 1;
-            if ((dr == 0) != (k_slices <= 1)) continue;
-            const KernelConfig cfg(c, p.trans_a, p.trans_b);
-            if (!is_valid(cfg, nullptr) || !cfg.can_implement(p)) continue;
-            if (smem_bytes(c) > lim.max_smem || threads(c) > lim.max_threads) continue;
-            out.push_back(cfg);
-          }
-  return out;
+      // 2026-12-01): k-contiguous A is split by the consumers into registers
+      // with one producer warpgroup (1.29 ms); transposed A by two producer
+      // warpgroups (1.36 ms; one: 1.90 ms).
+      {{"A in registers exactly when A is k-contiguous", AR,
+        [](const Point& x) { return x.params.a_regs == (x.problem.trans_a ? 0 : 1); }},
+       // Technique: the shortest accumulation chains. The tensor cores'
+       // accumulation loses bits with the chain's length: on the public suite
+       // (wide-exponent inputs, H200, 2026-12-01) dr=4 errs 8.8e-7 at every
+       // K, dr=2 4.8e-7, dr=1 2.5e-7, while cuBLAS SGEMM errs 2.0e-7 (K =
+       // 128) to 1.9e-6 (K = 11008), 3.9e-7 at 128x11008x4096. Only dr=1 (a
+       // drain every 32 k) stays at or below cuBLAS's error wherever K >= 256;
+       // dr=0 is the same chain when K fits in one slice.
+       {"a drain every slice, none when K is one slice", DR,
+        [](const Point& x) { return (x.params.drain == 0) == ((x.problem.k + kSliceK - 1) / kSliceK <= 1); }},
+       {"a valid config that implements the problem", kWholeConfig,
+        [](const Point& x) { return x.config->is_valid(nullptr) && x.config->can_implement(x.problem); }},
+       {"shared memory and threads within the device's limits", kWholeConfig,
+        [](const Point& x) {
+          return F::smem_bytes(x.params) <= x.limits.max_smem && F::threads(x.params) <= x.limits.max_threads;
+        }}});
+  return space;
+}
+
+}  // namespace
+
+std::vector<KernelConfig> Tf32x3WgFamily::search_space(const Problem& p, const SearchLimits& lim) const {
+  return tf32x3wg_space().enumerate(p, lim);
 }
 
 double Tf32x3WgFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {

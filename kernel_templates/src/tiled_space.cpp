@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "autogemm/kernel_config.h"
+#include "autogemm/param_space.h"
 #include "autogemm/tiled_family.h"
 
 namespace autogemm {
@@ -55,68 +56,77 @@ bool split_k_worth_trying(const Problem& p, const TiledParams& c, int64_t tiles,
   return last > 0.0 && last < 0.75;
 }
 
+// The space, as data. Axes outermost first; each constraint names the last
+// axis it reads (see param_space.h).
+const ParamSpace<TiledParams>& tiled_space() {
+  using P = TiledParams;
+  using Point = SpacePoint<P>;
+  enum { BM, BN, BK, TM, TN, WC, SK, RD, SW, ST, KU };
+  static const ParamSpace<P> space(
+      {axis(&P::bm, {16, 32, 64, 128, 256}), axis(&P::bn, {16, 32, 64, 128, 256}), axis(&P::bk, {8, 16, 32}),
+       axis(&P::tm, {2, 4, 8, 16}), axis(&P::tn, {2, 4, 8, 16}), axis(&P::wc, {4, 8}),
+       axis(&P::split_k, {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128}), axis(&P::split_reduce, {0, 1}),
+       axis(&P::swizzle, {1, 8}), axis(&P::stages, {0, 3, 4}), axis(&P::k_unroll, {0, 2, 4, 8, 16})},
+      {{"the alignment class sets the access width", -1, [](P& c, const Problem& p) { c.vec = p.aligned ? 4 : 1; }},
+       {"a batch goes into grid z", -1, [](P& c, const Problem& p) { c.batched = p.batch > 1 ? 1 : 0; }}},
+      {{"tiles up to the next power of two of M", BM,
+        [](const Point& x) { return x.params.bm <= std::max<int64_t>(16, next_pow2(x.problem.m)); }},
+       {"tiles up to the next power of two of N", BN,
+        [](const Point& x) { return x.params.bn <= std::max<int64_t>(16, next_pow2(x.problem.n)); }},
+       {"slices up to the next power of two of K", BK,
+        [](const Point& x) { return x.params.bk <= std::max<int64_t>(8, next_pow2(x.problem.k)); }},
+       // Large outputs: register tiles under 32 never win (more shared-memory
+       // reads per FMA), so they are not tried.
+       {"large outputs take register tiles of 32 or more", TN,
+        [](const Point& x) { return x.problem.m * x.problem.n < (int64_t(1) << 22) || x.params.tm * x.params.tn >= 32; }},
+       {"8 to 128 accumulators a thread", TN,
+        [](const Point& x) { return x.params.tm * x.params.tn >= 8 && x.params.tm * x.params.tn <= 128; }},
+       {"no lopsided register tiles (they waste loads)", TN,
+        [](const Point& x) { return x.params.tm <= 2 * x.params.tn && x.params.tn <= 2 * x.params.tm; }},
+       {"64 to 512 threads, within the device's limit", TN,
+        [](const Point& x) {
+          const int t = TiledFamily::threads(x.params);
+          return t >= 64 && t <= std::min(512, x.limits.max_threads);
+        }},
+       {"the registers fit: at most 255 a thread and the SM's file per block", TN,
+        [](const Point& x) {
+          const int regs = TiledFamily::estimated_registers(x.params);
+          return regs <= 255 && int64_t(regs) * TiledFamily::threads(x.params) <= x.limits.regs_per_sm;
+        }},
+       {"a reduction mode only with split-K", RD, [](const Point& x) { return x.params.split_reduce <= (x.params.split_k > 1 ? 1 : 0); }},
+       {"a raster band needs two bands of tile rows", SW,
+        [](const Point& x) { return x.params.swizzle == 1 || (x.problem.m + x.params.bm - 1) / x.params.bm >= 2 * x.params.swizzle; }},
+       // Four stages only for skinny, bandwidth-bound problems (more bytes in
+       // flight per SM); elsewhere three did as well.
+       {"four stages only for skinny problems", ST,
+        [](const Point& x) { return x.params.stages != 4 || std::min(x.problem.m, x.problem.n) <= 16; }},
+       {"shared memory within the device's limit", ST,
+        [](const Point& x) { return TiledFamily::smem_bytes(x.params) <= x.limits.max_smem; }},
+       {"split-K only where it fills the GPU better", ST,
+        [](const Point& x) {
+          const P& c = x.params;
+          const int64_t tiles = ((x.problem.m + c.bm - 1) / c.bm) * ((x.problem.n + c.bn - 1) / c.bn);
+          return c.split_k == 1 || split_k_worth_trying(x.problem, c, tiles, x.limits);
+        }},
+       // Partial k unrolling only where the fully unrolled body (tm*tn*bk
+       // FFMAs) outgrows the instruction cache, and then to about 1024 FFMAs
+       // a loop trip.
+       {"partial unrolling to about 1024 FFMAs, only for bodies above that", KU,
+        [](const Point& x) {
+          const P& c = x.params;
+          return c.k_unroll == 0 || (c.tm * c.tn * c.bk > 1024 && c.k_unroll == 1024 / (c.tm * c.tn));
+        }},
+       {"a valid config that implements the problem", kWholeConfig,
+        [](const Point& x) { return x.config->is_valid(nullptr) && x.config->can_implement(x.problem); }},
+       {"the workspace within what dispatch allocates", kWholeConfig,
+        [](const Point& x) { return x.config->workspace_floats(x.problem) <= KernelConfig::kMaxWorkspaceFloats; }}});
+  return space;
+}
+
 }  // namespace
 
 std::vector<KernelConfig> TiledFamily::search_space(const Problem& p, const SearchLimits& lim) const {
-  std::vector<KernelConfig> out;
-  const int64_t m_cap = std::max<int64_t>(16, next_pow2(p.m));
-  const int64_t n_cap = std::max<int64_t>(16, next_pow2(p.n));
-  for (int bm : {16, 32, 64, 128, 256}) {
-    if (bm > m_cap) continue;
-    for (int bn : {16, 32, 64, 128, 256}) {
-      if (bn > n_cap) continue;
-      const int64_t tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
-      for (int bk : {8, 16, 32}) {
-        if (bk > std::max<int64_t>(8, next_pow2(p.k))) continue;
-        for (int tm : {2, 4, 8, 16}) {
-          for (int tn : {2, 4, 8, 16}) {
-            for (int wc : {4, 8}) {
-              for (int sk : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128}) {
-                for (int rd = 0; rd <= (sk > 1 ? 1 : 0); ++rd)
-                for (int sw : {1, 8})
-                for (int st : {0, 3, 4})
-                for (int ku : {0, 2, 4, 8, 16}) {
-                  // Four stages only for skinny, bandwidth-bound problems (more
-                  // bytes in flight per SM); elsewhere three did as well.
-                  if (st == 4 && std::min(p.m, p.n) > 16) continue;
-                  if (sw > 1 && (p.m + bm - 1) / bm < 2 * sw) continue;
-                  // Large outputs: register tiles under 32 never win (more
-                  // shared-memory reads per FMA), so they are not tried.
-                  if (p.m * p.n >= (int64_t(1) << 22) && tm * tn < 32) continue;
-                  TiledParams c;
-                  c.bm = bm, c.bn = bn, c.bk = bk, c.tm = tm, c.tn = tn, c.wc = wc;
-                  c.vec = p.aligned ? 4 : 1;
-                  c.split_k = sk;
-                  c.split_reduce = rd;
-                  c.swizzle = sw;
-                  c.stages = st;
-                  c.k_unroll = ku;
-                  c.batched = p.batch > 1 ? 1 : 0;
-                  const KernelConfig cfg(c, p.trans_a, p.trans_b);
-                  if (!is_valid(cfg, nullptr) || !cfg.can_implement(p)) continue;
-                  const int t = threads(c);
-                  if (t < 64 || t > std::min(512, lim.max_threads)) continue;
-                  if (tm * tn < 8 || tm * tn > 128) continue;
-                  if (tm > 2 * tn || tn > 2 * tm) continue;  // lopsided tiles waste loads
-                  if (smem_bytes(c) > lim.max_smem) continue;
-                  // Partial k unrolling only where the fully unrolled body
-                  // (tm*tn*bk FFMAs) outgrows the instruction cache, and then
-                  // to about 1024 FFMAs a loop trip.
-                  if (ku != 0 && (tm * tn * bk <= 1024 || ku != 1024 / (tm * tn))) continue;
-                  if (cfg.workspace_floats(p) > KernelConfig::kMaxWorkspaceFloats) continue;
-                  if (sk > 1 && !split_k_worth_trying(p, c, tiles, lim)) continue;
-                  if (estimated_registers(c) > 255) continue;
-                  if (int64_t(estimated_registers(c)) * t > lim.regs_per_sm) continue;
-                  out.push_back(cfg);
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  return out;
+  return tiled_space().enumerate(p, lim);
 }
 
 double TiledFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {

@@ -8,6 +8,7 @@
 
 #include "autogemm/cuda_driver.h"
 #include "autogemm/kernel_config.h"
+#include "autogemm/param_space.h"
 #include "autogemm/tabled_family_impl.h"
 
 namespace autogemm {
@@ -266,52 +267,67 @@ bool split_k_worth_trying(const Problem& p, const WarpTiledParams& c, const Sear
 
 }  // namespace
 
-std::vector<KernelConfig> WarpTiledFamily::search_space(const Problem& p, const SearchLimits& lim) const {
-  std::vector<KernelConfig> out;
+namespace {
+
+// The space, as data. Axes outermost first; each constraint names the last
+// axis it reads (see param_space.h).
+const ParamSpace<WarpTiledParams>& warptiled_space() {
+  using P = WarpTiledParams;
+  using Point = SpacePoint<P>;
+  using F = WarpTiledFamily;
+  enum { BM, BN, WM, WN, LN, BK, ST, SK, PE };
   // Tiles up to the next power of two of each side. Plain problems of 16 or
   // fewer rows or columns belong to gemv and tiled's 16-row tiles, but a
   // batch has neither: there the smallest tile, 32, stays eligible.
-  const int64_t floor = p.batch > 1 ? 32 : 16;
-  const int64_t m_cap = std::max<int64_t>(floor, next_pow2(p.m));
-  const int64_t n_cap = std::max<int64_t>(floor, next_pow2(p.n));
-  for (int bm : {32, 64, 128, 256}) {
-    if (bm > m_cap) continue;
-    for (int bn : {32, 64, 128, 256}) {
-      if (bn > n_cap) continue;
-      // Swizzle is not searched: bands of 8 tile-rows where there are enough.
-      const int sw = (p.m + bm - 1) / bm >= 16 ? 8 : 1;
-      for (int wm : {16, 32, 64})
-        for (int wn : {16, 32, 64})
-          for (int ln : {4, 8})
-            for (int bk : {8, 16})
-              for (int st : {2, 3, 4})
-                for (int sk : {1, 2, 3, 4, 6, 8, 12, 16}) {
-                  WarpTiledParams c;
-                  c.bm = bm, c.bn = bn, c.bk = bk, c.wm = wm, c.wn = wn, c.ln = ln, c.stages = st;
-                  c.vec = p.aligned ? 4 : 1;
-                  c.split_k = sk;
-                  c.swizzle = sw;
-                  c.batched = p.batch > 1 ? 1 : 0;
-                  const KernelConfig cfg(c, p.trans_a, p.trans_b);
-                  if (!is_valid(cfg, nullptr) || !cfg.can_implement(p)) continue;
-                  if (c.tm() > 2 * c.tn() || c.tn() > 2 * c.tm()) continue;  // lopsided tiles waste loads
-                  const int t = threads(c);
-                  if (t < 64 || t > std::min(512, lim.max_threads)) continue;
-                  if (int64_t(estimated_registers(c)) * t > lim.regs_per_sm) continue;
-                  if (smem_bytes(c) > lim.max_smem || smem_bytes(c) > lim.smem_per_sm) continue;
-                  if (sk > 1 && st != 3) continue;  // stages are second-order next to the split
-                  if (!split_k_worth_trying(p, c, lim)) continue;
-                  if (cfg.workspace_floats(p) > KernelConfig::kMaxWorkspaceFloats) continue;
-                  out.push_back(cfg);
-                  // The same tile with its edge peeled, where that leaves a sliver.
-                  c.peel = 1;
-                  const MainPart main = main_part(c, p);
-                  if (c.batched == 0 && (main.m < p.m || main.n < p.n))
-                    out.push_back(KernelConfig(c, p.trans_a, p.trans_b));
-                }
-    }
-  }
-  return out;
+  static constexpr auto cap = [](int64_t side, const Problem& p) {
+    return std::max<int64_t>(p.batch > 1 ? 32 : 16, next_pow2(side));
+  };
+  static const ParamSpace<P> space(
+      {axis(&P::bm, {32, 64, 128, 256}), axis(&P::bn, {32, 64, 128, 256}), axis(&P::wm, {16, 32, 64}),
+       axis(&P::wn, {16, 32, 64}), axis(&P::ln, {4, 8}), axis(&P::bk, {8, 16}), axis(&P::stages, {2, 3, 4}),
+       axis(&P::split_k, {1, 2, 3, 4, 6, 8, 12, 16}), axis(&P::peel, {0, 1})},
+      {{"the alignment class sets the copy width", -1, [](P& c, const Problem& p) { c.vec = p.aligned ? 4 : 1; }},
+       {"a batch goes into grid z", -1, [](P& c, const Problem& p) { c.batched = p.batch > 1 ? 1 : 0; }},
+       // Swizzle is not searched: bands of 8 tile-rows where there are enough.
+       {"raster bands of 8 tile rows where there are 16", BM,
+        [](P& c, const Problem& p) { c.swizzle = (p.m + c.bm - 1) / c.bm >= 16 ? 8 : 1; }}},
+      {{"tiles up to the next power of two of M", BM, [](const Point& x) { return x.params.bm <= cap(x.problem.m, x.problem); }},
+       {"tiles up to the next power of two of N", BN, [](const Point& x) { return x.params.bn <= cap(x.problem.n, x.problem); }},
+       {"64 to 512 threads, within the device's limit", WN,
+        [](const Point& x) {
+          const int t = F::threads(x.params);
+          return t >= 64 && t <= std::min(512, x.limits.max_threads);
+        }},
+       {"no lopsided thread tiles (they waste loads)", LN,
+        [](const Point& x) { return x.params.tm() <= 2 * x.params.tn() && x.params.tn() <= 2 * x.params.tm(); }},
+       {"the block's registers fit the SM", LN,
+        [](const Point& x) { return int64_t(F::estimated_registers(x.params)) * F::threads(x.params) <= x.limits.regs_per_sm; }},
+       {"shared memory within the device's limits", ST,
+        [](const Point& x) {
+          const size_t bytes = F::smem_bytes(x.params);
+          return bytes <= x.limits.max_smem && bytes <= x.limits.smem_per_sm;
+        }},
+       {"split-K with three stages (stages are second-order next to the split)", SK,
+        [](const Point& x) { return x.params.split_k == 1 || x.params.stages == 3; }},
+       {"split-K only where it fills the GPU better", SK,
+        [](const Point& x) { return split_k_worth_trying(x.problem, x.params, x.limits); }},
+       {"an edge peeled only where it leaves a sliver, and not in a batch", PE,
+        [](const Point& x) {
+          if (x.params.peel == 0) return true;
+          const F::MainPart main = F::main_part(x.params, x.problem);
+          return x.params.batched == 0 && (main.m < x.problem.m || main.n < x.problem.n);
+        }},
+       {"a valid config that implements the problem", kWholeConfig,
+        [](const Point& x) { return x.config->is_valid(nullptr) && x.config->can_implement(x.problem); }},
+       {"the workspace within what dispatch allocates", kWholeConfig,
+        [](const Point& x) { return x.config->workspace_floats(x.problem) <= KernelConfig::kMaxWorkspaceFloats; }}});
+  return space;
+}
+
+}  // namespace
+
+std::vector<KernelConfig> WarpTiledFamily::search_space(const Problem& p, const SearchLimits& lim) const {
+  return warptiled_space().enumerate(p, lim);
 }
 
 namespace {

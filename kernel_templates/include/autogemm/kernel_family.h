@@ -172,7 +172,8 @@ class KernelFamily {
 
   // ---- tuning ------------------------------------------------------------------
   /// Every candidate worth trying for `p` under `lim`, in a deterministic
-  /// order (an interrupted tuning resumes by skipping what it measured).
+  /// order (an interrupted tuning resumes by skipping what it measured);
+  /// a family declares it as data, a ParamSpace (param_space.h).
   virtual std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const = 0;
   /// Estimated run time of `c` on `p` (lower is better). Units are the
   /// family's own: costs rank candidates within one family only.
