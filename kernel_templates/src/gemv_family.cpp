@@ -269,8 +269,6 @@ double GemvFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchL
   return std::max(t_mem, t_chain) + 0.1 * std::min(t_mem, t_chain) + t_fold + t_group_fold + t_fma;
 }
 
-std::vector<KernelConfig> GemvFamily::history_variants(const KernelConfig& winner) const { return {winner}; }
-
 std::optional<KernelConfig> GemvFamily::fitted(const KernelConfig& c, const Problem& p) const {
   KernelConfig t = c;
   GemvParams& g = t.get<GemvParams>();

@@ -31,8 +31,4 @@ void GenericFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
 
 std::vector<KernelConfig> GenericFamily::search_space(const Problem&, const SearchLimits&) const { return {}; }
 
-std::vector<KernelConfig> GenericFamily::history_variants(const KernelConfig& winner) const {
-  return {winner};
-}
-
 }  // namespace autogemm

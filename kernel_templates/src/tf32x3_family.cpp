@@ -221,8 +221,6 @@ double Tf32x3Family::cost(const KernelConfig& cfg, const Problem& p, const Searc
   return total;
 }
 
-std::vector<KernelConfig> Tf32x3Family::history_variants(const KernelConfig& winner) const { return {winner}; }
-
 std::optional<std::string> Tf32x3Family::arch(const DeviceInfo& dev) const {
   // mma.sync.m16n8k8 with .tf32 operands and cp.async need sm_80.
   if (dev.cc_major < 8) return std::nullopt;

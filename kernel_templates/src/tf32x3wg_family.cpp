@@ -227,8 +227,6 @@ double Tf32x3WgFamily::cost(const KernelConfig& cfg, const Problem& p, const Sea
   return total;
 }
 
-std::vector<KernelConfig> Tf32x3WgFamily::history_variants(const KernelConfig& winner) const { return {winner}; }
-
 std::optional<std::string> Tf32x3WgFamily::arch(const DeviceInfo& dev) const {
   // wgmma exists only as sm_90a, whose cubins run only on 9.0.
   if (dev.cc_major != 9 || dev.cc_minor != 0) return std::nullopt;

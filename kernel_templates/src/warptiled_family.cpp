@@ -389,8 +389,6 @@ double WarpTiledFamily::cost(const KernelConfig& cfg, const Problem& p, const Se
   return total;
 }
 
-std::vector<KernelConfig> WarpTiledFamily::history_variants(const KernelConfig& winner) const { return {winner}; }
-
 std::optional<std::string> WarpTiledFamily::arch(const DeviceInfo& dev) const {
   if (dev.cc_major < 8) return std::nullopt;  // cp.async needs sm_80
   return dev.arch();

@@ -53,8 +53,6 @@ class GemvFamily final : public TabledFamily<GemvFamily, GemvParams> {
   void launch(const KernelConfig& c, const LaunchArgs& a) const override;
   std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
   double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
-  std::vector<KernelConfig> history_variants(const KernelConfig& winner) const override;
-  bool worth_borrowing(const KernelConfig&, const Problem&) const override { return true; }
   /// Also its rows to the next power of two of p's short side: a row of
   /// 8-row sums borrowed for 4 rows would do twice the arithmetic.
   std::optional<KernelConfig> fitted(const KernelConfig& c, const Problem& p) const override;

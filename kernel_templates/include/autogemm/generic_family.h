@@ -34,8 +34,6 @@ class GenericFamily final : public TabledFamily<GenericFamily, GenericParams> {
   /// Empty: the fallback is not tuned.
   std::vector<KernelConfig> search_space(const Problem&, const SearchLimits&) const override;
   double cost(const KernelConfig&, const Problem& p, const SearchLimits&) const override { return p.flops(); }
-  std::vector<KernelConfig> history_variants(const KernelConfig& winner) const override;
-  bool worth_borrowing(const KernelConfig&, const Problem&) const override { return true; }
   AccuracyClass accuracy() const override { return AccuracyClass::StrictFp32; }
 };
 

@@ -41,6 +41,13 @@ class TabledFamily : public KernelFamily {
   std::vector<ConfigKey> config_keys() const override;
   /// The device's own target; a family bound to an architecture overrides it.
   std::optional<std::string> arch(const DeviceInfo& dev) const override { return dev.arch(); }
+  /// The winner alone; a family with variants worth measuring overrides it.
+  std::vector<KernelConfig> history_variants(const KernelConfig& winner) const override;
+  /// Always; a family whose configs only suit some shapes overrides it.
+  bool worth_borrowing(const KernelConfig& c, const Problem& p) const override {
+    (void)c, (void)p;
+    return true;
+  }
 
   /// Field-by-field equality over the table's rows (the Params' operator==).
   static bool same(const P& a, const P& b);

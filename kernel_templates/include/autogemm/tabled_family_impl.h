@@ -48,6 +48,11 @@ std::vector<ConfigKey> TabledFamily<Derived, P>::config_keys() const {
 }
 
 template <class Derived, class P>
+std::vector<KernelConfig> TabledFamily<Derived, P>::history_variants(const KernelConfig& winner) const {
+  return {winner};
+}
+
+template <class Derived, class P>
 bool TabledFamily<Derived, P>::same(const P& a, const P& b) {
   for (const Param<P>& r : Derived::table().rows())
     if (a.*r.field != b.*r.field) return false;

@@ -41,8 +41,6 @@ class Tf32x3Family final : public TabledFamily<Tf32x3Family, Tf32x3Params> {
   void launch(const KernelConfig& c, const LaunchArgs& a) const override;
   std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
   double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
-  std::vector<KernelConfig> history_variants(const KernelConfig& winner) const override;
-  bool worth_borrowing(const KernelConfig&, const Problem&) const override { return true; }
   /// The device's own target from compute capability 8.0 (mma.sync .tf32).
   std::optional<std::string> arch(const DeviceInfo& dev) const override;
   /// Tensor cores with FP32 accuracy: only in math mode fp32_accurate.

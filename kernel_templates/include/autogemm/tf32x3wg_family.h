@@ -46,8 +46,6 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
   void launch(const KernelConfig& c, const LaunchArgs& a) const override;
   std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
   double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
-  std::vector<KernelConfig> history_variants(const KernelConfig& winner) const override;
-  bool worth_borrowing(const KernelConfig&, const Problem&) const override { return true; }
   /// sm_90a on compute capability 9.0 (wgmma), nothing elsewhere.
   std::optional<std::string> arch(const DeviceInfo& dev) const override;
   /// Tensor cores with FP32 accuracy: only in math mode fp32_accurate.

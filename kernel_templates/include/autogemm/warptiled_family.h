@@ -48,8 +48,6 @@ class WarpTiledFamily final : public TabledFamily<WarpTiledFamily, WarpTiledPara
   void launch(const KernelConfig& c, const LaunchArgs& a) const override;
   std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
   double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
-  std::vector<KernelConfig> history_variants(const KernelConfig& winner) const override;
-  bool worth_borrowing(const KernelConfig&, const Problem&) const override { return true; }
   /// The device's own target from compute capability 8.0 (cp.async).
   std::optional<std::string> arch(const DeviceInfo& dev) const override;
   AccuracyClass accuracy() const override { return AccuracyClass::StrictFp32; }
