@@ -34,9 +34,10 @@ std::string kernel_arch(const KernelConfig& cfg, const DeviceInfo& dev);
 CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch);
 
 /// NVRTC build of `source` (named `name` in diagnostics) with the -D values
-/// of `cfg` plus `extra_options`. For tests only: they inject kernels with the
-/// template's entry points and signature but other bodies (e.g. faulting
-/// ones) to exercise the tuner. Throws CompileError.
+/// of `cfg` plus `extra_options`: a variant of the template with its entry
+/// points and signature, such as kernel_probe's stage probes (-DAG_PROBE=n)
+/// or a candidate injected into a tuning run (TuningOptions::injected).
+/// Throws CompileError.
 CompileResult compile_kernel(const KernelConfig& cfg, const std::string& arch, const std::string& source,
                              const std::string& name, const std::vector<std::string>& extra_options = {});
 
