@@ -10,7 +10,7 @@
 //
 // Operands use the canonical form of sgemm_tiled.cu: AG_TRANS_A/AG_TRANS_B.
 
-typedef long long i64;
+#include "agemm_device.cuh"  // the shared device helpers (part of this template's hash)
 #define AG_R 16
 
 // Technique: shared-memory tiling, as in sgemm_generic.cu, with FP64

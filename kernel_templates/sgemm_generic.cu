@@ -12,7 +12,7 @@
 // kernel shares (kernel_family.h), a strided batch's strides after it.
 // ---------------------------------------------------------------------------
 
-typedef long long i64;
+#include "agemm_device.cuh"  // the shared device helpers (part of this template's hash)
 
 #define AG_G 16  // 16 x 16 threads, one C element each, 16-deep K slices
 
@@ -24,13 +24,10 @@ extern "C" __global__ void __launch_bounds__(AG_G * AG_G)
                   float* __restrict__ workspace, i64 stride_a, i64 stride_b, i64 stride_c) {
   __shared__ float As[AG_G][AG_G + 1];  // +1: no bank conflicts on column reads
   __shared__ float Bs[AG_G][AG_G + 1];
-#if __CUDA_ARCH__ >= 900
   // Technique: a programmatic dependent launch (the host launches it with
   // the programmatic-serialization attribute): wait for the kernel before
   // it in the stream before touching memory, then let the next one launch.
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
+  begin_after_previous_kernel();
   const int tx = threadIdx.x % AG_G, ty = threadIdx.x / AG_G;
   // One linear grid dimension: blockIdx.y would cap M at 65535 tiles.
   // Index math in 64 bits: M, N, K up to 2^31-1 and matrices of more than

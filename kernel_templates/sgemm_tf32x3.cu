@@ -66,24 +66,7 @@ static_assert(AG_THREADS >= 64 && AG_THREADS <= 512, "64..512 threads per block"
 static_assert(AG_STAGES >= 2 && AG_STAGES <= 4, "2..4 stages");
 static_assert(AG_TF32_PASSES == 1 || AG_TF32_PASSES == 3, "AG_TF32_PASSES must be 1 or 3");
 
-typedef long long i64;
-
-__device__ __forceinline__ unsigned smem_addr(const void* p) {
-  return (unsigned)__cvta_generic_to_shared(p);
-}
-// Out-of-range elements: src-size 0 reads nothing and zero-fills the
-// destination (zeros add nothing to C); `src` is then any legal address.
-__device__ __forceinline__ void cp_async16(float* dst, const float* src, int src_bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(src_bytes));
-}
-__device__ __forceinline__ void cp_async4(float* dst, const float* src, int src_bytes) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(src_bytes));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
+#include "agemm_device.cuh"  // the shared device helpers (part of this template's hash)
 
 // Copies one ROWS x BK operand tile (rows are m of A or n of B) into the
 // k-contiguous shared tile s[ROWS][AG_LDS]. `g` points at (row 0, k 0) of the
@@ -233,17 +216,6 @@ __device__ __forceinline__ void multiply_slice(float (&acc)[AG_MI][AG_NI][4], co
   }
 }
 
-// Technique: block swizzling. Consecutive blocks cover an AG_SWIZZLE-tall band
-// of tiles column by column, so blocks running together share A and B in L2.
-__device__ __forceinline__ void tile_of_block(int pid, int tiles_m, int tiles_n, int* tm, int* tn) {
-  const i64 band = (i64)AG_SWIZZLE * tiles_n;  // 64-bit: tiles_n reaches 2^25
-  const int first = (int)(pid / band) * AG_SWIZZLE;
-  const int rows = min(tiles_m - first, AG_SWIZZLE);
-  const int local = (int)(pid % band);
-  *tm = first + local % rows;
-  *tn = local / rows;
-}
-
 extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
     agemm_tf32x3(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda,
                  const float* __restrict__ B, i64 ldb, float beta, float* __restrict__ C, i64 ldc,
@@ -257,7 +229,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   const int tiles_m = (int)(((i64)M + AG_BM - 1) / AG_BM);
   const int tiles_n = (int)(((i64)N + AG_BN - 1) / AG_BN);
   int tile_m, tile_n;
-  tile_of_block(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
+  tile_of_block<AG_SWIZZLE>(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
   const int m0 = tile_m * AG_BM, n0 = tile_n * AG_BN;
   // alpha == 0 never reads A or B (reference-BLAS rule): no K slices at all.
   const int k_tiles = alpha != 0.f ? (int)(((i64)K + AG_BK - 1) / AG_BK) : 0;

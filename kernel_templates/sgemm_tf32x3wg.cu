@@ -83,7 +83,7 @@ static_assert(AG_RAW >= 2 && AG_RAW <= 3 && AG_SPLIT >= 2 && AG_SPLIT <= 3, "2..
 static_assert(AG_TF32_PASSES == 1 || AG_TF32_PASSES == 3, "AG_TF32_PASSES must be 1 or 3");
 static_assert(!AG_A_REGS || !AG_TRANS_A, "A in registers needs k-contiguous A");
 
-typedef long long i64;
+#include "agemm_device.cuh"  // the shared device helpers (part of this template's hash)
 typedef unsigned long long u64;
 
 // Technique: warp specialization. Warpgroups 0..AG_PRODUCERS-1 produce: one
@@ -111,8 +111,6 @@ typedef unsigned long long u64;
 #define AG_RAW_B (AG_BM * AG_BK)
 #endif
 #define AG_SMEM_FLOATS (AG_SPLIT * AG_SPLIT_STAGE + AG_RAW * AG_RAW_STAGE)
-
-__device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 
 // ---- TMA (producer) -----------------------------------------------------------
 // A CUtensorMap as the kernel receives it (cuda.h is not available to NVRTC):
@@ -336,17 +334,6 @@ __device__ __forceinline__ void split_slice(const float* __restrict__ raw, float
   }
 }
 
-// Technique: block swizzling. Consecutive blocks cover an AG_SWIZZLE-tall band
-// of tiles column by column, so blocks running together share A and B in L2.
-__device__ __forceinline__ void tile_of_block(int pid, int tiles_m, int tiles_n, int* tm, int* tn) {
-  const i64 band = (i64)AG_SWIZZLE * tiles_n;  // 64-bit: tiles_n reaches 2^25
-  const int first = (int)(pid / band) * AG_SWIZZLE;
-  const int rows = min(tiles_m - first, AG_SWIZZLE);
-  const int local = (int)(pid % band);
-  *tm = first + local % rows;
-  *tn = local / rows;
-}
-
 // C(m, n) in plain FP32 (fused multiply-adds in k order): the value FP32 SGEMM
 // gives where special values or overflow reach an output.
 __device__ __noinline__ float fp32_dot(const float* __restrict__ A, i64 lda, const float* __restrict__ B, i64 ldb, i64 m, i64 n,
@@ -378,7 +365,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   const int tiles_m = (int)(((i64)M + AG_BM - 1) / AG_BM);
   const int tiles_n = (int)(((i64)N + AG_BN - 1) / AG_BN);
   int tile_m, tile_n;
-  tile_of_block(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
+  tile_of_block<AG_SWIZZLE>(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
   const int m0 = tile_m * AG_BM, n0 = tile_n * AG_BN;
   // alpha == 0 never reads A or B (reference-BLAS rule): no K slices at all.
   const int k_tiles = alpha != 0.f ? (int)(((i64)K + AG_BK - 1) / AG_BK) : 0;

@@ -46,6 +46,8 @@
 #error "AG_BM must be defined"
 #endif
 
+#include "agemm_device.cuh"  // the shared device helpers (part of this template's hash)
+
 #ifndef AG_STAGES
 #define AG_STAGES 0
 #endif
@@ -84,7 +86,6 @@
 #define AG_SUB_M ((AG_BM / AG_TM) * AG_QM)
 #define AG_SUB_N ((AG_BN / AG_TN) * AG_QN)
 
-typedef long long i64;
 
 template <int V>
 struct Vec;
@@ -163,48 +164,11 @@ struct TileLoader {
   }
 };
 
-// Technique: programmatic dependent launches (sm_90+; the host launches
-// the main kernel and the split-K reduction with the programmatic-
-// serialization attribute). The main kernel waits for the kernel before it
-// in the stream to end and its memory to be visible before it touches any,
-// then lets the next kernel launch: its blocks start while the previous
-// call's last blocks run, and the reduction's launch overlaps its own. The
-// reduction waits for the main kernel's completion and memory flush before
-// it reads a partial. Elsewhere both are no-ops.
-__device__ __forceinline__ void begin_after_previous_kernel() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void wait_for_main_kernel() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
 // Technique: multi-stage cp.async pipeline (AG_STAGES >= 2). Copies go from
 // global to shared memory without passing through registers, so no staging
 // registers are held across the math and several K slices can be in flight.
 // Same tile geometry and [k][mn] shared layout as TileLoader. Out-of-range
-// elements are zero-filled by the copy itself (src-size 0).
-__device__ __forceinline__ unsigned smem_addr(const void* p) {
-  unsigned a;
-  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p));
-  return a;
-}
-__device__ __forceinline__ void cp_async16(float* dst, const float* src, int src_bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(src_bytes));
-}
-__device__ __forceinline__ void cp_async4(float* dst, const float* src, int src_bytes) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(src_bytes));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
-
+// elements are zero-filled by the copy itself (src-size 0; agemm_device.cuh).
 template <int OUTER, int INNER, int V, bool TRANSPOSE>
 struct AsyncTileLoader {
   // A transposing copy moves single floats (cp.async cannot scatter a
@@ -270,19 +234,6 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[AG_TM][AG_TN], const 
   }
 }
 
-// Technique: block swizzling. Maps the linear block index to a tile so that
-// consecutive blocks cover a AG_SWIZZLE-tall band of tiles column by column.
-__device__ __forceinline__ void tile_coords(int pid, int tiles_m, int tiles_n, int* tm, int* tn) {
-  // 64-bit: AG_SWIZZLE * tiles_n passes 2^31 for N near 2^31 with 16-wide tiles.
-  const i64 in_group = (i64)AG_SWIZZLE * tiles_n;
-  const int group = (int)(pid / in_group);
-  const int first_m = group * AG_SWIZZLE;
-  const int rows = min(tiles_m - first_m, AG_SWIZZLE);
-  const int local = (int)(pid % in_group);
-  *tm = first_m + local % rows;
-  *tn = local / rows;
-}
-
 extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
     agemm_tiled(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda,
                 const float* __restrict__ B, i64 ldb, float beta, float* __restrict__ C, i64 ldc,
@@ -297,7 +248,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
   const int tiles_m = (int)(((i64)M + AG_BM - 1) / AG_BM);
   const int tiles_n = (int)(((i64)N + AG_BN - 1) / AG_BN);
   int tile_m, tile_n;
-  tile_coords(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
+  tile_of_block<AG_SWIZZLE>(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
   const int m0 = tile_m * AG_BM;
   const int n0 = tile_n * AG_BN;
 

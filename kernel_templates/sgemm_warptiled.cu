@@ -73,36 +73,10 @@
 #define AG_STAGE_A (AG_BK * AG_LDS_A)  // floats per stage
 #define AG_STAGE_B (AG_BK * AG_LDS_B)
 
-typedef long long i64;
+#include "agemm_device.cuh"  // the shared device helpers (part of this template's hash)
 
 // Row length of a split-K partial tile in the workspace: N rounded up to 4.
 #define AG_WS_LD(n) ((((i64)(n)) + 3) / 4 * 4)
-// Technique: the partials start after the workspace's counter area
-// (kWorkspaceCounterFloats on the host): other families' kernels find
-// their counters there, zero, on the same workspace.
-#define AG_WS_SKIP 65536
-
-__device__ __forceinline__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
-
-// Technique: programmatic dependent launches (sm_90+; the host launches
-// the main kernel and the split-K reduction with the programmatic-
-// serialization attribute). The main kernel waits for the kernel before it
-// in the stream to end and its memory to be visible before it touches any,
-// then lets the next kernel launch: its blocks start while the previous
-// call's last blocks run, and the reduction's launch overlaps its own. The
-// reduction waits for the main kernel's completion and memory flush before
-// it reads a partial. Elsewhere both are no-ops.
-__device__ __forceinline__ void begin_after_previous_kernel() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void wait_for_main_kernel() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
 
 // Technique: the shared address and the constant part of the global address
 // go into the instruction as immediates ("n" operands), so an unrolled run of
@@ -125,11 +99,6 @@ __device__ __forceinline__ void cp_async_fill(unsigned dst, const float* src, in
   else
     asm volatile("cp.async.ca.shared.global [%0+%3], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes),
                  "n"(SOFF));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
 // Technique: 4-byte copies of an operand whose rows run along m or n
@@ -193,7 +162,7 @@ struct StageCopier {
       slice_step = (i64)AG_BK * ld;
       g = x + (i64)(k_base + k0) * ld + mn_base + mn0;
     }
-    s = smem_u32(stage0) + (k0 * (MN + AG_PAD) + mn0) * 4;
+    s = smem_addr(stage0) + (k0 * (MN + AG_PAD) + mn0) * 4;
   }
 
   // Interior tile, full slice: no bounds at all.
@@ -279,18 +248,6 @@ __device__ __forceinline__ void slice_steps(float (&acc)[AG_TM][AG_TN], float (&
   }
 }
 
-// Technique: block swizzling (see AG_SWIZZLE).
-__device__ __forceinline__ void tile_coords(int pid, int tiles_m, int tiles_n, int* tm, int* tn) {
-  // 64-bit: AG_SWIZZLE * tiles_n passes 2^31 for N near 2^31.
-  const i64 in_group = (i64)AG_SWIZZLE * tiles_n;
-  const int group = (int)(pid / in_group);
-  const int first_m = group * AG_SWIZZLE;
-  const int rows = min(tiles_m - first_m, AG_SWIZZLE);
-  const int local = (int)(pid % in_group);
-  *tm = first_m + local % rows;
-  *tn = local / rows;
-}
-
 extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
     agemm_warptiled(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda,
                     const float* __restrict__ B, i64 ldb, float beta, float* __restrict__ C, i64 ldc,
@@ -305,7 +262,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   const int tiles_m = (int)(((i64)M + AG_BM - 1) / AG_BM);
   const int tiles_n = (int)(((i64)N + AG_BN - 1) / AG_BN);
   int tile_m, tile_n;
-  tile_coords(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
+  tile_of_block<AG_SWIZZLE>(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
   int m0 = tile_m * AG_BM, n0 = tile_n * AG_BN;
   // Technique: shifted edge tiles. A tile that would run past M (or N) is
   // moved back to end exactly at C's edge; it recomputes rows (columns) of
@@ -381,7 +338,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   const int warp = tid / 32, lane = tid % 32;
   const int row0 = (warp / AG_WARPS_N) * AG_WM + (lane / AG_LN) * 4;
   const int col0 = (warp % AG_WARPS_N) * AG_WN + (lane % AG_LN) * 4;
-  const unsigned a_frag = smem_u32(As) + row0 * 4, b_frag = smem_u32(Bs) + col0 * 4;
+  const unsigned a_frag = smem_addr(As) + row0 * 4, b_frag = smem_addr(Bs) + col0 * 4;
 
   float acc[AG_TM][AG_TN];
 #pragma unroll

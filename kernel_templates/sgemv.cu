@@ -55,7 +55,7 @@
 #define AG_PROBE 0
 #endif
 
-typedef long long i64;
+#include "agemm_device.cuh"  // the shared device helpers (part of this template's hash)
 
 // The matrix's layout decides the kernel (see above).
 #if AG_ONE == 0
@@ -65,9 +65,6 @@ typedef long long i64;
 #define AG_DOT (!AG_TRANS_A)
 #define AG_X_ALONG_K AG_TRANS_B
 #endif
-
-// Floats at the start of the workspace that are counters (kWorkspaceCounterFloats).
-#define AG_WS_SKIP 65536
 
 struct GemvView {
   const float* mat;  // the matrix: mat[k * ld + i] (axpy) or mat[i * ld + k] (dot)
@@ -121,13 +118,7 @@ __device__ __forceinline__ bool aligned16(const void* p) { return ((unsigned lon
 // visible before it touches any, then lets the next kernel launch: a
 // product of 20-30 us streams from a block start and a first load that
 // otherwise wait for the previous kernel's last block, and the next
-// call's launch overlaps this one. Elsewhere both are no-ops.
-__device__ __forceinline__ void begin_after_previous_kernel() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
+// call's launch overlaps this one (begin_after_previous_kernel).
 
 #if AG_DOT
 #if AG_ROWS != 1
@@ -268,7 +259,7 @@ __device__ __forceinline__ void fma_batch(float4 (&acc)[AG_ROWS], const GemvView
 }
 
 #if AG_STAGES > 0
-__device__ __forceinline__ void cp_async16(float4* dst, const float* src, int bytes) {
+__device__ __forceinline__ void cp_async16_ring(float4* dst, const float* src, int bytes) {
   const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
 #if AG_LDHINT
   asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(bytes) : "memory");
@@ -276,7 +267,7 @@ __device__ __forceinline__ void cp_async16(float4* dst, const float* src, int by
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(bytes) : "memory");
 #endif
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+__device__ __forceinline__ void cp_async_commit_ring() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 // Batch b has landed when at most S - 2 later groups are pending.
 __device__ __forceinline__ void cp_async_wait_ring() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(AG_STAGES - 2) : "memory");
@@ -296,13 +287,13 @@ __device__ __forceinline__ void cp_async_wait_ring() {
 __device__ __forceinline__ void fill_slot(float4* slot, const float* m, i64 ld, int bytes, float4* xslot,
                                           const GemvView& v, int k, int lane) {
 #pragma unroll
-  for (int j = 0; j < AG_BATCH; ++j) cp_async16(slot + j * AG_THREADS, m + j * ld, bytes);
+  for (int j = 0; j < AG_BATCH; ++j) cp_async16_ring(slot + j * AG_THREADS, m + j * ld, bytes);
 #if AG_X_ALONG_K
 #pragma unroll
   for (int i = lane; i < AG_ROWS * AG_UNROLL; i += AG_LW) {
     const int r = i / AG_UNROLL, u = i % AG_UNROLL;
     // Rows past rs are zero-filled, never read.
-    cp_async16(xslot + i, v.x + (r < v.rs ? (i64)r * v.xr + k + 4 * u : 0), r < v.rs ? 16 : 0);
+    cp_async16_ring(xslot + i, v.x + (r < v.rs ? (i64)r * v.xr + k + 4 * u : 0), r < v.rs ? 16 : 0);
   }
 #elif AG_ROWS >= 4
   // x(r..r+3, k + j) contiguous (xr == 1): quads of rows, the same count.
@@ -310,7 +301,7 @@ __device__ __forceinline__ void fill_slot(float4* slot, const float* m, i64 ld, 
   for (int i = lane; i < AG_BATCH * (AG_ROWS / 4); i += AG_LW) {
     const int j = i / (AG_ROWS / 4), q = i % (AG_ROWS / 4);
     const int rows = min(4, v.rs - 4 * q);  // of this quad that exist; the rest zero-filled
-    cp_async16(xslot + i, v.x + (rows > 0 ? (i64)(k + j) * v.xk + 4 * q : 0), rows > 0 ? 4 * rows : 0);
+    cp_async16_ring(xslot + i, v.x + (rows > 0 ? (i64)(k + j) * v.xk + 4 * q : 0), rows > 0 ? 4 * rows : 0);
   }
 #endif
 }
@@ -387,7 +378,7 @@ __device__ __forceinline__ int stream_ring(float4 (&acc)[AG_ROWS], const GemvVie
     if (s < batches)
       fill_slot(ring + s * AG_BATCH * AG_THREADS, m + s * step, v.ld, bytes, xring + s * AG_XSLOT + g * AG_XQ, v,
                 k0 + s * AG_BATCH, lane);
-    cp_async_commit();  // empty groups too: the wait count stays exact
+    cp_async_commit_ring();  // empty groups too: the wait count stays exact
   }
   // Technique: the batches that refill the ring run in a loop of their own
   // and the last S - 1 after it: no refill test, and no divergent branch
@@ -400,13 +391,13 @@ __device__ __forceinline__ int stream_ring(float4 (&acc)[AG_ROWS], const GemvVie
     const int refill = b + AG_STAGES - 1, rs = refill % AG_STAGES;
     fill_slot(ring + rs * AG_BATCH * AG_THREADS, m + refill * step, v.ld, bytes, xring + rs * AG_XSLOT + g * AG_XQ,
               v, k0 + refill * AG_BATCH, lane);
-    cp_async_commit();
+    cp_async_commit_ring();
     ring_batch(acc, v, b % AG_STAGES, ring, xring + g * AG_XQ, k0 + b * AG_BATCH);
   }
   for (; b < batches; ++b) {
     cp_async_wait_ring();
     __syncwarp(group);
-    cp_async_commit();  // an empty group: the wait count stays exact
+    cp_async_commit_ring();  // an empty group: the wait count stays exact
     ring_batch(acc, v, b % AG_STAGES, ring, xring + g * AG_XQ, k0 + b * AG_BATCH);
   }
   return k0 + batches * AG_BATCH;

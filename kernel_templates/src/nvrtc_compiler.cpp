@@ -1,5 +1,7 @@
 #include "autogemm/nvrtc_compiler.h"
 
+#include "autogemm/embedded_sources.h"
+
 #include <nvrtc.h>
 
 #include <chrono>
@@ -26,7 +28,15 @@ CompileResult Compiler::compile(const std::string& source, const std::string& na
                                 const std::string& arch, const std::vector<std::string>& options) {
   const auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<nvrtcProgram, ProgramDeleter> prog(new nvrtcProgram(nullptr));
-  nvrtc_check(nvrtcCreateProgram(prog.get(), source.c_str(), name.c_str(), 0, nullptr, nullptr),
+  // The shared device headers, by name from the build's embedding: no
+  // include path, nothing read from disk.
+  std::vector<const char*> header_texts, header_names;
+  for (const EmbeddedSource& h : embedded_headers()) {
+    header_texts.push_back(h.source);
+    header_names.push_back(h.file);
+  }
+  nvrtc_check(nvrtcCreateProgram(prog.get(), source.c_str(), name.c_str(), int(header_texts.size()),
+                                 header_texts.data(), header_names.data()),
               "nvrtcCreateProgram");
   // No fast-math: the kernels rely on IEEE FP32 (FMA contraction is on by
   // default and is what they want); NVRTC optimizes by default (no -O3).

@@ -27,7 +27,8 @@ struct CompileResult {
 class Compiler {
  public:
   /// Compiles `source` (named `name` in diagnostics) for `arch` ("sm_90")
-  /// with extra options (e.g. -D definitions). Thread-safe: each call owns its
+  /// with extra options (e.g. -D definitions); the shared device headers
+  /// (embedded_headers()) are available to its #include by name. Thread-safe: each call owns its
   /// NVRTC program. Throws CompileError with the log on failure.
   static CompileResult compile(const std::string& source, const std::string& name,
                                const std::string& arch, const std::vector<std::string>& options);
