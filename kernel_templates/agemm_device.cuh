@@ -11,8 +11,8 @@
 //
 // It holds only what at least two sources use identically: 64-bit indices,
 // the workspace's counter area, shared-memory addresses, the zero-filling
-// cp.async copies and their groups, programmatic dependent launches and the
-// swizzled block raster. A family whose variant differs (warptiled's
+// cp.async copies and their groups, programmatic dependent launches, the
+// swizzled block raster and the split-K fold of per-slice partial tiles. A family whose variant differs (warptiled's
 // copies with immediate offsets, the gemv rings' copies with an L2 hint)
 // keeps its own under its own name.
 #ifndef AGEMM_DEVICE_CUH
@@ -28,6 +28,10 @@ typedef long long i64;
 // counters (AG_SPLIT_TILES of them) live there, zero, and another family's
 // partials on the same workspace leave them so.
 #define AG_WS_SKIP 65536
+
+// Row length of a per-slice split-K partial tile in the workspace: N rounded
+// up to 4, so a row starts 16-byte aligned.
+#define AG_WS_LD(n) ((((i64)(n)) + 3) / 4 * 4)
 
 // The 32-bit shared-window address of a generic pointer to shared memory,
 // the form cp.async, ld.shared and the mbarrier instructions take.
@@ -90,6 +94,31 @@ __device__ __forceinline__ void tile_of_block(int pid, int tiles_m, int tiles_n,
   const int local = (int)(pid % band);
   *tm = first + local % rows;
   *tn = local / rows;
+}
+
+// Technique: split-K reduction as its own launch. The main kernel's block
+// for K slice z wrote its partial tile, unscaled, to workspace slice z
+// (after AG_WS_SKIP; slices of M rows of AG_WS_LD(N) floats). Each thread
+// folds whole elements over the slices in order z = 0, 1, ...
+// (deterministic: the same sum whatever order the blocks ran in), spread
+// over every SM, then applies alpha and beta; beta == 0 never reads C.
+template <int SPLITS>
+__device__ __forceinline__ void fold_split_k(int M, int N, float alpha, const float* __restrict__ workspace, float beta,
+                                             float* __restrict__ C, i64 ldc) {
+  const i64 ld = AG_WS_LD(N), slice = (i64)M * ld, total = (i64)M * N;
+  wait_for_main_kernel();
+  workspace += AG_WS_SKIP;
+  for (i64 idx = blockIdx.x * (i64)blockDim.x + threadIdx.x; idx < total; idx += (i64)gridDim.x * blockDim.x) {
+    const i64 m = idx / N, n = idx % N;
+    const float* p = workspace + m * ld + n;
+    float sum = 0.f;
+    // Up to 16 slices' loads in flight before the first add (the adds
+    // still run z = 0, 1, ... in order): one L2 round trip, not four.
+#pragma unroll 16
+    for (int z = 0; z < SPLITS; ++z) sum += __ldcg(p + z * slice);
+    float* c = C + m * ldc + n;
+    *c = beta != 0.f ? fmaf(beta, *c, alpha * sum) : alpha * sum;
+  }
 }
 
 #endif  // AGEMM_DEVICE_CUH

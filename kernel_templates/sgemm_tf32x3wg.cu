@@ -32,6 +32,9 @@
 //                which are then added into FP32 totals ("accumulator drain")
 // AG_SWIZZLE     block raster: groups of AG_SWIZZLE tile-rows are walked
 //                column by column so concurrently running blocks share tiles
+// AG_SPLIT_K     K slices computed by different blocks (blockIdx.y); > 1
+//                writes partial tiles to the workspace, folded into C by
+//                agemm_tf32x3wg_reduce (1, the default: no workspace)
 // AG_TF32_PASSES 3 (default): 3xTF32; 1: big*big only (plain TF32). Not a
 //                family parameter: a test builds 1 to prove that the verifier
 //                rejects plain TF32 output.
@@ -44,7 +47,9 @@
 // Operands arrive by TMA (tensor maps tma_a, tma_b: see tf32x3wg_family.cpp),
 // so the family needs the aligned problem class (16-byte aligned pointers,
 // leading dimensions multiples of 4); other problems go to other families.
-// No split-K: one block computes all of K for its tile; `workspace` is unused.
+// A strided batch runs product blockIdx.z (+ z_first) of the launch: the
+// tensor maps are 3-D, the batch their outer dimension (an operand with
+// stride 0 is one product every block reads).
 // ---------------------------------------------------------------------------
 
 #ifndef AG_BN
@@ -58,6 +63,9 @@
 #endif
 #ifndef AG_A_REGS
 #define AG_A_REGS 0
+#endif
+#ifndef AG_SPLIT_K
+#define AG_SPLIT_K 1
 #endif
 
 #define AG_BK 32
@@ -120,15 +128,15 @@ struct __align__(64) TensorMap {
 };
 
 // Technique: the tensor memory accelerator copies a whole box (one slice of
-// one operand, in its global order) with one instruction from one thread,
-// zero-filling what lies outside the matrix, and signals an mbarrier with the
-// bytes it wrote: no address arithmetic, bounds checks or copy instructions
-// in the producer threads, which are left with the split.
-__device__ __forceinline__ void tma_load_2d(unsigned dst, const TensorMap* map, int x, int y, unsigned bar) {
+// one operand of product z, in its global order) with one instruction from
+// one thread, zero-filling what lies outside the matrix, and signals an
+// mbarrier with the bytes it wrote: no address arithmetic, bounds checks or
+// copy instructions in the producer threads, which are left with the split.
+__device__ __forceinline__ void tma_load(unsigned dst, const TensorMap* map, int x, int y, int z, unsigned bar) {
   asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
-          dst),
-      "l"(reinterpret_cast<u64>(map)), "r"(x), "r"(y), "r"(bar)
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], "
+      "[%5];\n" ::"r"(dst),
+      "l"(reinterpret_cast<u64>(map)), "r"(x), "r"(y), "r"(z), "r"(bar)
       : "memory");
 }
 
@@ -334,12 +342,12 @@ __device__ __forceinline__ void split_slice(const float* __restrict__ raw, float
   }
 }
 
-// C(m, n) in plain FP32 (fused multiply-adds in k order): the value FP32 SGEMM
-// gives where special values or overflow reach an output.
-__device__ __noinline__ float fp32_dot(const float* __restrict__ A, i64 lda, const float* __restrict__ B, i64 ldb, i64 m, i64 n,
-                          int K) {
+// C(m, n) over k in [k0, k1) in plain FP32 (fused multiply-adds in k order):
+// the value FP32 SGEMM gives where special values or overflow reach an output.
+__device__ __noinline__ float fp32_dot(const float* __restrict__ A, i64 lda, const float* __restrict__ B, i64 ldb,
+                                       i64 m, i64 n, int k0, int k1) {
   float s = 0.f;
-  for (int k = 0; k < K; ++k) {
+  for (int k = k0; k < k1; ++k) {
     const float a = AG_TRANS_A ? A[(i64)k * lda + m] : A[m * lda + k];
     const float b = AG_TRANS_B ? B[n * ldb + k] : B[(i64)k * ldb + n];
     s = fmaf(a, b, s);
@@ -352,9 +360,8 @@ __device__ __forceinline__ bool non_finite(float v) { return (__float_as_uint(v)
 extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
     agemm_tf32x3wg(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda,
                    const float* __restrict__ B, i64 ldb, float beta, float* __restrict__ C, i64 ldc,
-                   float* __restrict__ workspace, const __grid_constant__ TensorMap tma_a,
-                   const __grid_constant__ TensorMap tma_b) {
-  (void)workspace;  // no split-K in this family
+                   float* __restrict__ workspace, i64 stride_a, i64 stride_b, i64 stride_c, int z_first,
+                   const __grid_constant__ TensorMap tma_a, const __grid_constant__ TensorMap tma_b) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   __shared__ __align__(8) u64 full_bar[AG_SPLIT], empty_bar[AG_SPLIT], raw_bar[AG_RAW];
   float* smem = reinterpret_cast<float*>(smem_raw + ((1024 - (smem_addr(smem_raw) & 1023)) & 1023));
@@ -367,8 +374,18 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   int tile_m, tile_n;
   tile_of_block<AG_SWIZZLE>(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
   const int m0 = tile_m * AG_BM, n0 = tile_n * AG_BN;
+  // Product z of a strided batch; an operand of stride 0 is every product's.
+  const int z = z_first + (int)blockIdx.z;
+  const int za = stride_a != 0 ? z : 0, zb = stride_b != 0 ? z : 0;
+  A += za * stride_a, B += zb * stride_b, C += z * stride_c;
   // alpha == 0 never reads A or B (reference-BLAS rule): no K slices at all.
-  const int k_tiles = alpha != 0.f ? (int)(((i64)K + AG_BK - 1) / AG_BK) : 0;
+  const int k_tiles_all = alpha != 0.f ? (int)(((i64)K + AG_BK - 1) / AG_BK) : 0;
+  // Technique: split-K. Block y owns a contiguous run of slices, so a
+  // problem of few output tiles and long K still fills every SM; a run may
+  // be empty (its partial tile is zero).
+  const int k_per = (k_tiles_all + AG_SPLIT_K - 1) / AG_SPLIT_K;
+  const int kt0 = min(k_tiles_all, (int)blockIdx.y * k_per);
+  const int k_tiles = min(k_tiles_all, kt0 + k_per) - kt0;
 
   if (tid == 0) {
     for (int s = 0; s < AG_SPLIT; ++s) {
@@ -397,11 +414,11 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
       if (tid == 0 && kt < k_tiles && AG_PROBE != 2 && AG_PROBE != 3) {
         const unsigned bar = smem_addr(&raw_bar[kt % AG_RAW]);
         const unsigned raw = raw0 + 4u * (kt % AG_RAW) * AG_RAW_STAGE;
-        const int k0 = kt * AG_BK;
+        const int k0 = (kt0 + kt) * AG_BK;
         mbar_arrive_expect_tx(bar, 4u * AG_RAW_STAGE);
         // Box coordinates (x: the contiguous dimension) of the slice.
-        if (!AG_A_REGS) tma_load_2d(raw, &tma_a, AG_TRANS_A ? m0 : k0, AG_TRANS_A ? k0 : m0, bar);
-        tma_load_2d(raw + 4u * AG_RAW_B, &tma_b, AG_TRANS_B ? k0 : n0, AG_TRANS_B ? n0 : k0, bar);
+        if (!AG_A_REGS) tma_load(raw, &tma_a, AG_TRANS_A ? m0 : k0, AG_TRANS_A ? k0 : m0, za, bar);
+        tma_load(raw + 4u * AG_RAW_B, &tma_b, AG_TRANS_B ? k0 : n0, AG_TRANS_B ? n0 : k0, zb, bar);
       }
     };
 #pragma unroll
@@ -415,7 +432,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
       // engine (its tensor map), the layout the consumers' loads expect.
       if (tid == 0 && AG_PROBE != 2 && AG_PROBE != 3) {
         mbar_arrive_expect_tx(smem_addr(&full_bar[s]), 4u * AG_BM * AG_BK);
-        tma_load_2d(smem_addr(dst), &tma_a, kt * AG_BK, m0, smem_addr(&full_bar[s]));
+        tma_load(smem_addr(dst), &tma_a, (kt0 + kt) * AG_BK, m0, za, smem_addr(&full_bar[s]));
       } else if (tid == 0) {
         mbar_arrive(smem_addr(&full_bar[s]));
       }
@@ -566,6 +583,14 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   // otherwise inserts its own wait on the loop exit, warning C7517.)
   wgmma_wait<0>();
 
+  // This block's K range, for outputs recomputed in FP32.
+  const int k_lo = kt0 * AG_BK, k_hi = min(K, (kt0 + k_tiles) * AG_BK);
+#if AG_SPLIT_K > 1
+  // Partial tile y goes to workspace slice y, rows of AG_WS_LD(N) floats;
+  // the reduce kernel applies alpha and beta.
+  float* part = workspace + AG_WS_SKIP + (i64)blockIdx.y * M * AG_WS_LD(N);
+#endif
+
   // ---- Epilogue: C = alpha * result + beta * C, from the D fragment layout ----
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
@@ -576,8 +601,14 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
     for (int nb = 0; nb < AG_BN / 8; ++nb) {
       const i64 n = (i64)n0 + nb * 8 + 2 * t;
       float r0 = AG_RESULT[4 * nb + 2 * h], r1 = AG_RESULT[4 * nb + 2 * h + 1];
-      if (AG_PROBE == 0 && non_finite(r0) && n < N) r0 = fp32_dot(A, lda, B, ldb, m, n, K);
-      if (AG_PROBE == 0 && non_finite(r1) && n + 1 < N) r1 = fp32_dot(A, lda, B, ldb, m, n + 1, K);
+      if (AG_PROBE == 0 && non_finite(r0) && n < N) r0 = fp32_dot(A, lda, B, ldb, m, n, k_lo, k_hi);
+      if (AG_PROBE == 0 && non_finite(r1) && n + 1 < N) r1 = fp32_dot(A, lda, B, ldb, m, n + 1, k_lo, k_hi);
+#if AG_SPLIT_K > 1
+      // n is even and the row length a multiple of 4: an 8-byte store that
+      // stays inside the row's padding where n + 1 == N.
+      if (n < N) *reinterpret_cast<float2*>(part + m * AG_WS_LD(N) + n) = make_float2(r0, r1);
+      continue;
+#endif
       const float v0 = alpha * r0, v1 = alpha * r1;
       float* c = C + m * ldc + n;
       if (n + 1 < N) {
@@ -598,3 +629,11 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   }
 #undef AG_RESULT
 }
+
+#if AG_SPLIT_K > 1
+// The split-K reduction (fold_split_k: agemm_device.cuh).
+extern "C" __global__ void agemm_tf32x3wg_reduce(int M, int N, float alpha, const float* __restrict__ workspace,
+                                                 float beta, float* __restrict__ C, i64 ldc) {
+  fold_split_k<AG_SPLIT_K>(M, N, alpha, workspace, beta, C, ldc);
+}
+#endif

@@ -75,9 +75,6 @@
 
 #include "agemm_device.cuh"  // the shared device helpers (part of this template's hash)
 
-// Row length of a split-K partial tile in the workspace: N rounded up to 4.
-#define AG_WS_LD(n) ((((i64)(n)) + 3) / 4 * 4)
-
 // Technique: the shared address and the constant part of the global address
 // go into the instruction as immediates ("n" operands), so an unrolled run of
 // copies costs one LDGSTS each plus one 64-bit add per distinct global row.
@@ -426,25 +423,10 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   }
 }
 
-// Technique: split-K reduction as its own launch. Each thread folds whole
-// elements over the slices in order z = 0, 1, ... (deterministic: the same
-// sum whatever order the blocks ran in), spread over every SM.
+// The split-K reduction (fold_split_k: agemm_device.cuh).
 extern "C" __global__ void agemm_warptiled_reduce(int M, int N, float alpha, const float* __restrict__ workspace,
                                                   float beta, float* __restrict__ C, i64 ldc) {
-  const i64 ld = AG_WS_LD(N), slice = (i64)M * ld, total = (i64)M * N;
-  wait_for_main_kernel();
-  workspace += AG_WS_SKIP;
-  for (i64 idx = blockIdx.x * (i64)blockDim.x + threadIdx.x; idx < total; idx += (i64)gridDim.x * blockDim.x) {
-    const i64 m = idx / N, n = idx % N;
-    const float* p = workspace + m * ld + n;
-    float sum = 0.f;
-    // Up to 16 slices' loads in flight before the first add (the adds
-    // still run z = 0, 1, ... in order): one L2 round trip, not four.
-#pragma unroll 16
-    for (int z = 0; z < AG_SPLIT_K; ++z) sum += __ldcg(p + z * slice);
-    float* c = C + m * ldc + n;
-    *c = beta != 0.f ? fmaf(beta, *c, alpha * sum) : alpha * sum;  // beta == 0 never reads C
-  }
+  fold_split_k<AG_SPLIT_K>(M, N, alpha, workspace, beta, C, ldc);
 }
 
 #if AG_PEEL

@@ -195,8 +195,7 @@ const ParamSpace<GemvParams>& gemv_space() {
           const P& g = x.params;
           return g.stages == 0 || (g.vec == 4 && g.rows >= 4 && (g.stages - 1) * g.unroll <= 8 && g.ld_hint == 0);
         }},
-       {"a valid config that implements the problem", kWholeConfig,
-        [](const Point& x) { return x.config->is_valid(nullptr) && x.config->can_implement(x.problem); }},
+       implements_problem<P>(),
        {"shared memory within the device's limit", kWholeConfig,
         [](const Point& x) { return x.config->smem_bytes() <= x.limits.max_smem; }},
        // Split K only while the outputs alone leave SMs idle.
@@ -204,8 +203,7 @@ const ParamSpace<GemvParams>& gemv_space() {
         [](const Point& x) {
           return x.params.split_k == 1 || blocks_x(*x.config, x.problem) * x.params.split_k <= 32 * x.limits.sm_count;
         }},
-       {"the workspace within what dispatch allocates", kWholeConfig,
-        [](const Point& x) { return x.config->workspace_floats(x.problem) <= KernelConfig::kMaxWorkspaceFloats; }}});
+       workspace_within_dispatch<P>()});
   return space;
 }
 

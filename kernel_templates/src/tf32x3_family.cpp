@@ -182,8 +182,7 @@ const ParamSpace<Tf32x3Params>& tf32x3_space() {
           const int tile = F::tile_registers(x.params);
           return tile <= kSpaceTileRegisters && int64_t(std::min(255, tile + kOverheadRegisters)) * F::threads(x.params) <= x.limits.regs_per_sm;
         }},
-       {"a valid config that implements the problem", kWholeConfig,
-        [](const Point& x) { return x.config->is_valid(nullptr) && x.config->can_implement(x.problem); }}});
+       implements_problem<P>()});
   return space;
 }
 

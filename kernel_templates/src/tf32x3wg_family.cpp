@@ -31,6 +31,9 @@ int64_t tiles_of(const Tf32x3WgParams& t, const Problem& p) {
 // Measured with ptxas (sm_90a, 2026-12-01): 12..27 above tile_registers().
 constexpr int kOverheadRegisters = 28;
 constexpr int kSliceK = 32;  // AG_BK in sgemm_tf32x3wg.cu
+constexpr int kMaxSplitK = 128;
+
+int64_t k_slices(const Problem& p) { return (p.k + kSliceK - 1) / kSliceK; }
 
 }  // namespace
 
@@ -55,6 +58,8 @@ const ParamTable<Tf32x3WgParams>& Tf32x3WgFamily::table() {
        "accumulator drain: 0 = products accumulate in the wgmma accumulators; d = every d slices are added into FP32 totals"},
       {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16",
        "block raster group height: groups of sw tile-rows walked column by column, for L2 reuse"},
+      {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, kMaxSplitK, 1, Presence::UnlessDefault, nullptr, "1..128",
+       "split-K: K slices in separate blocks, folded by a second kernel (1 = none)"},
   };
   return t;
 }
@@ -94,9 +99,31 @@ bool Tf32x3WgFamily::constraints_hold(const Tf32x3WgParams& p, const KernelConfi
 bool Tf32x3WgFamily::can_implement(const KernelConfig& c, const Problem& p) const {
   const Tf32x3WgParams& t = params(c);
   // One block per tile on a 1-D grid (at most 2^31 - 1 blocks).
-  if (tiles_of(t, p) > int64_t(INT32_MAX)) return false;
-  // TMA needs 16-byte aligned operands and leading dimensions.
+  if (tiles_of(t, p) > int64_t(INT32_MAX) || p.batch > int64_t(INT32_MAX)) return false;
+  // A batch's tensor maps step by whole products: each operand's stride is
+  // 0 (one product for all) or spans its product (TMA takes no overlapping
+  // outer dimension for granted).
+  const auto steps = [](int64_t stride, int64_t extent) { return stride == 0 || stride >= extent; };
+  if (p.batch > 1 && !(steps(p.stride_a, p.a_extent()) && steps(p.stride_b, p.b_extent()))) return false;
+  // TMA needs 16-byte aligned operands, leading dimensions and strides.
   return p.aligned;
+}
+
+size_t Tf32x3WgFamily::workspace_floats(const KernelConfig& c, const Problem& p) const {
+  const Tf32x3WgParams& t = params(c);
+  if (t.split_k <= 1) return 0;
+  // AG_WS_SKIP, then AG_SPLIT_K partial tiles of rows AG_WS_LD(N) long.
+  return kWorkspaceCounterFloats + size_t(t.split_k) * size_t(p.m) * size_t((p.n + 3) / 4 * 4);
+}
+
+bool Tf32x3WgFamily::worth_borrowing(const KernelConfig& c, const Problem& p) const {
+  const int sk = params(c).split_k;
+  return sk == 1 || k_slices(p) >= 4 * int64_t(sk);
+}
+
+std::vector<std::string> Tf32x3WgFamily::entry_points(const KernelConfig& c) const {
+  if (params(c).split_k > 1) return {"agemm_tf32x3wg", "agemm_tf32x3wg_reduce"};
+  return {"agemm_tf32x3wg"};
 }
 
 std::optional<KernelConfig> Tf32x3WgFamily::default_config(const Problem&) const { return std::nullopt; }
@@ -105,6 +132,7 @@ LaunchGeometry Tf32x3WgFamily::geometry(const KernelConfig& c, const Problem& p)
   const Tf32x3WgParams& t = params(c);
   LaunchGeometry g;
   g.grid_x = unsigned(tiles_of(t, p));
+  g.grid_y = unsigned(t.split_k);
   g.block = unsigned(threads(t));
   g.smem = unsigned(smem_bytes(t));
   return g;
@@ -112,18 +140,30 @@ LaunchGeometry Tf32x3WgFamily::geometry(const KernelConfig& c, const Problem& p)
 
 namespace {
 
-/// A 2-D tensor map over a row-major FP32 matrix of `rows` x `cols` (cols
-/// contiguous, `ld` floats apart) read in boxes of box_rows x box_cols,
-/// zero-filled outside the matrix.
-CUtensorMap tensor_map(const float* base, int64_t rows, int64_t cols, int64_t ld, int box_rows, int box_cols,
+/// One operand as TMA reads it: `count` row-major FP32 matrices of `rows` x
+/// `cols` (cols contiguous, `ld` floats apart), `stride` floats apart.
+struct OperandView {
+  const float* base;
+  int64_t rows, cols, ld;
+  int64_t count = 1, stride = 0;
+};
+
+/// A 3-D tensor map over `v` (the matrices its outer dimension) read in
+/// boxes of box_rows x box_cols of one matrix, zero-filled outside it.
+CUtensorMap tensor_map(const OperandView& v, int box_rows, int box_cols,
                        CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE) {
   CUtensorMap map;
-  // A dimension of 0 (K = 0: no slice is ever loaded) is not encodable.
-  const cuuint64_t dims[2] = {cuuint64_t(std::max<int64_t>(cols, 1)), cuuint64_t(std::max<int64_t>(rows, 1))};
-  const cuuint64_t strides[1] = {cuuint64_t(std::max<int64_t>(ld, 4)) * sizeof(float)};
-  const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
-  const cuuint32_t elem_strides[2] = {1, 1};
-  check(driver().cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(base), dims,
+  // A dimension of 0 (K = 0: no slice is ever loaded) is not encodable; a
+  // single matrix's outer stride is its extent (never stepped over).
+  const int64_t rows = std::max<int64_t>(v.rows, 1), ld = std::max<int64_t>(v.ld, 4);
+  const bool many = v.count > 1 && v.stride != 0;
+  const cuuint64_t dims[3] = {cuuint64_t(std::max<int64_t>(v.cols, 1)), cuuint64_t(rows),
+                              cuuint64_t(many ? v.count : 1)};
+  const cuuint64_t strides[2] = {cuuint64_t(ld) * sizeof(float),
+                                 cuuint64_t(many ? v.stride : rows * ld) * sizeof(float)};
+  const cuuint32_t box[3] = {cuuint32_t(box_cols), cuuint32_t(box_rows), 1};
+  const cuuint32_t elem_strides[3] = {1, 1, 1};
+  check(driver().cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, const_cast<float*>(v.base), dims,
                                         strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                         swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
@@ -141,24 +181,55 @@ void Tf32x3WgFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   // A is M x K (k contiguous) or, transposed, K x M; B is K x N or N x K.
   // With A in registers, A lands in the 128-byte swizzled layout the
   // consumers read (a 32-float box row is exactly one swizzle row).
-  const CUtensorMap ta = p.trans_a  ? tensor_map(a.call.a, p.k, p.m, p.lda, kSliceK, bm)
-                         : t.a_regs ? tensor_map(a.call.a, p.m, p.k, p.lda, bm, kSliceK, CU_TENSOR_MAP_SWIZZLE_128B)
-                                    : tensor_map(a.call.a, p.m, p.k, p.lda, bm, kSliceK);
-  const CUtensorMap tb = p.trans_b ? tensor_map(a.call.b, p.n, p.k, p.ldb, t.bn, kSliceK)
-                                   : tensor_map(a.call.b, p.k, p.n, p.ldb, kSliceK, t.bn);
-  int m = int(p.m), n = int(p.n), k = int(p.k);
+  const int64_t batch = std::max<int64_t>(1, p.batch);
+  const OperandView va = p.trans_a ? OperandView{a.call.a, p.k, p.m, p.lda, batch, p.stride_a}
+                                   : OperandView{a.call.a, p.m, p.k, p.lda, batch, p.stride_a};
+  const OperandView vb = p.trans_b ? OperandView{a.call.b, p.n, p.k, p.ldb, batch, p.stride_b}
+                                   : OperandView{a.call.b, p.k, p.n, p.ldb, batch, p.stride_b};
+  CUtensorMap map_a = p.trans_a  ? tensor_map(va, kSliceK, bm)
+                      : t.a_regs ? tensor_map(va, bm, kSliceK, CU_TENSOR_MAP_SWIZZLE_128B)
+                                 : tensor_map(va, bm, kSliceK);
+  CUtensorMap map_b = p.trans_b ? tensor_map(vb, t.bn, kSliceK) : tensor_map(vb, kSliceK, t.bn);
+  int m = int(p.m), n = int(p.n), k = int(p.k), z_first = 0;
   float alpha = a.call.alpha, beta = a.call.beta;
   CUdeviceptr pa = reinterpret_cast<CUdeviceptr>(a.call.a), pb = reinterpret_cast<CUdeviceptr>(a.call.b),
               pc = reinterpret_cast<CUdeviceptr>(a.call.c), ws = a.workspace;
   long long lda = p.lda, ldb = p.ldb, ldc = p.ldc;
-  CUtensorMap map_a = ta, map_b = tb;
-  void* args[] = {&m, &n, &k, &alpha, &pa, &lda, &pb, &ldb, &beta, &pc, &ldc, &ws, &map_a, &map_b};
+  long long sa = batch > 1 ? p.stride_a : 0, sb = batch > 1 ? p.stride_b : 0, sc = batch > 1 ? p.stride_c : 0;
+  void* args[] = {&m, &n, &k, &alpha, &pa, &lda, &pb, &ldb, &beta, &pc, &ldc, &ws, &sa, &sb, &sc, &z_first, &map_a, &map_b};
   const LaunchGeometry g = geometry(c, p);
-  check(driver().cuLaunchKernel(a.functions.at(0), g.grid_x, 1, 1, g.block, 1, 1, g.smem, a.stream, args, nullptr),
-        "cuLaunchKernel(agemm_tf32x3wg)");
+  // Grid z holds at most 65535 products: a larger batch takes several
+  // launches, each told its first product.
+  constexpr int64_t kMaxZ = 65535;
+  for (int64_t first = 0; first < batch; first += kMaxZ) {
+    z_first = int(first);
+    const unsigned z = unsigned(std::min(kMaxZ, batch - first));
+    check(driver().cuLaunchKernel(a.functions.at(0), g.grid_x, g.grid_y, z, g.block, 1, 1, g.smem, a.stream, args,
+                                  nullptr),
+          "cuLaunchKernel(agemm_tf32x3wg)");
+  }
+  // sk > 1: the second kernel folds the partial tiles into C, over the GPU.
+  if (t.split_k > 1) launch_reduce_kernel(a.functions.at(1), a, "cuLaunchKernel(agemm_tf32x3wg_reduce)");
 }
 
 namespace {
+
+// Split-K is tried (a) while the tiles alone fill less than one wave of one
+// block per SM, up to two waves of blocks, and (b) with 2..4 slices when the
+// tiles, fewer than four waves, leave the last wave less than 3/4 full. Each
+// block keeps at least 4 slices (its pipeline's depth and more); a batch
+// never splits.
+bool split_k_worth_trying(const Tf32x3WgParams& c, const Problem& p, const SearchLimits& lim) {
+  const int sk = c.split_k;
+  if (sk == 1) return true;
+  const int64_t tiles = tiles_of(c, p), sms = lim.sm_count;
+  if (p.batch > 1 || k_slices(p) < 4 * int64_t(sk)) return false;
+  if (tiles < sms) return tiles * sk <= 2 * sms;
+  if (sk > 4 || tiles >= 4 * sms) return false;
+  const double waves = double(tiles) / double(sms);
+  const double last = waves - std::floor(waves);
+  return last > 0.0 && last < 0.75;
+}
 
 // The space, as data. Axes outermost first; each constraint names the last
 // axis it reads (see param_space.h).
@@ -166,12 +237,13 @@ const ParamSpace<Tf32x3WgParams>& tf32x3wg_space() {
   using P = Tf32x3WgParams;
   using Point = SpacePoint<P>;
   using F = Tf32x3WgFamily;
-  enum { BN, WG, AR, RINGS, DR };
+  enum { BN, WG, AR, RINGS, DR, SK };
   // Ring depths (raw, split), deepest first; is_valid keeps those that fit
   // in 227 KiB with the block's tiles.
   const SpaceAxis<P> rings{{&P::raw, &P::split}, {{3, 3}, {3, 2}, {2, 2}}};
   static const ParamSpace<P> space(
-      {axis(&P::bn, {64, 128, 192}), axis(&P::wg, {1, 2}), axis(&P::a_regs, {0, 1}), rings, axis(&P::drain, {0, 1})},
+      {axis(&P::bn, {64, 128, 192}), axis(&P::wg, {1, 2}), axis(&P::a_regs, {0, 1}), rings, axis(&P::drain, {0, 1}),
+       axis(&P::split_k, {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128})},
       {{"raster bands of 8 tile rows where there are 16", WG,
         [](P& c, const Problem& p) { c.swizzle = (p.m + F::block_m(c) - 1) / F::block_m(c) >= 16 ? 8 : 1; }},
        {"one producer warpgroup with A in registers, else two", AR,
@@ -191,8 +263,10 @@ const ParamSpace<Tf32x3WgParams>& tf32x3wg_space() {
        // dr=0 is the same chain when K fits in one slice.
        {"a drain every slice, none when K is one slice", DR,
         [](const Point& x) { return (x.params.drain == 0) == ((x.problem.k + kSliceK - 1) / kSliceK <= 1); }},
-       {"a valid config that implements the problem", kWholeConfig,
-        [](const Point& x) { return x.config->is_valid(nullptr) && x.config->can_implement(x.problem); }},
+       {"split-K only where the tiles leave SMs idle", SK,
+        [](const Point& x) { return split_k_worth_trying(x.params, x.problem, x.limits); }},
+       implements_problem<P>(),
+       workspace_within_dispatch<P>(),
        {"shared memory and threads within the device's limits", kWholeConfig,
         [](const Point& x) {
           return F::smem_bytes(x.params) <= x.limits.max_smem && F::threads(x.params) <= x.limits.max_threads;
@@ -207,23 +281,31 @@ std::vector<KernelConfig> Tf32x3WgFamily::search_space(const Problem& p, const S
 }
 
 double Tf32x3WgFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {
+  // A time estimate in units of one block's MAC at the tensor cores' rate
+  // (about 2.4 ps on the H200's 3xTF32, from 4096^3 at 1.29 ms).
   const Tf32x3WgParams& c = params(cfg);
-  const double blocks = double(tiles_of(c, p));
+  const double blocks = double(tiles_of(c, p)) * c.split_k * double(std::max<int64_t>(1, p.batch));
   const double waves = std::ceil(blocks / lim.sm_count);
-  const double resident = std::min(1.0, blocks / lim.sm_count);
-  // Tensor-core work of one block, padded tiles included.
-  const double block_mac = double(block_m(c)) * c.bn * std::ceil(double(p.k) / kSliceK) * kSliceK;
+  // Tensor-core work of one block, padded tiles included, plus about two
+  // slices of pipeline fill and epilogue.
+  const double slices = std::ceil(double(k_slices(p)) / c.split_k) + 2.0;
+  const double block_mac = double(block_m(c)) * c.bn * slices * kSliceK;
   // One consumer warpgroup leaves the tensor cores idle while it waits and
   // drains; two alternate. n64 wgmmas move as many A bytes for half the work.
   const double f_wg = c.wg == 2 ? 1.0 : 0.75;
   const double f_n = c.bn == 64 ? 0.8 : 1.0;
-  // L2 traffic: (bm + bn) floats per k for bm*bn MACs.
+  // L2 traffic: (bm + bn) floats per k for bm*bn MACs, which matters only
+  // while most SMs are busy.
   const double intensity = double(block_m(c)) * c.bn / double(block_m(c) + c.bn);
-  const double f_mem = std::min(1.0, intensity / 64.0);
+  const double busy = std::min(1.0, blocks / lim.sm_count);
+  const double f_mem = 1.0 - busy * (1.0 - std::min(1.0, intensity / 64.0));
   // Deeper rings hide more latency.
   const double f_pipe = 1.0 - 0.03 * (3 - c.raw) - 0.02 * (3 - c.split);
-  double total = waves * std::max(resident, 0.0) * block_mac / (f_wg * f_n * f_mem * f_pipe);
+  double total = waves * block_mac / (f_wg * f_n * f_mem * f_pipe);
   if (c.drain > 0) total *= 1.0 + 0.04 / c.drain;
+  // Split-K: the partial tiles written, read back with C and C written (a
+  // byte about 0.17 units at L2 speed), and one more launch (~4 us).
+  if (c.split_k > 1) total += 0.17 * 4.0 * (2.0 * c.split_k + 2.0) * double(p.m) * double(p.n) + 1.7e6;
   return total;
 }
 

@@ -116,10 +116,8 @@ const ParamSpace<TiledParams>& tiled_space() {
           const P& c = x.params;
           return c.k_unroll == 0 || (c.tm * c.tn * c.bk > 1024 && c.k_unroll == 1024 / (c.tm * c.tn));
         }},
-       {"a valid config that implements the problem", kWholeConfig,
-        [](const Point& x) { return x.config->is_valid(nullptr) && x.config->can_implement(x.problem); }},
-       {"the workspace within what dispatch allocates", kWholeConfig,
-        [](const Point& x) { return x.config->workspace_floats(x.problem) <= KernelConfig::kMaxWorkspaceFloats; }}});
+       implements_problem<P>(),
+       workspace_within_dispatch<P>()});
   return space;
 }
 

@@ -317,10 +317,8 @@ const ParamSpace<WarpTiledParams>& warptiled_space() {
           const F::MainPart main = F::main_part(x.params, x.problem);
           return x.params.batched == 0 && (main.m < x.problem.m || main.n < x.problem.n);
         }},
-       {"a valid config that implements the problem", kWholeConfig,
-        [](const Point& x) { return x.config->is_valid(nullptr) && x.config->can_implement(x.problem); }},
-       {"the workspace within what dispatch allocates", kWholeConfig,
-        [](const Point& x) { return x.config->workspace_floats(x.problem) <= KernelConfig::kMaxWorkspaceFloats; }}});
+       implements_problem<P>(),
+       workspace_within_dispatch<P>()});
   return space;
 }
 

@@ -208,16 +208,18 @@ TEST_P(GpuFamilies, StridedBatchesAreCorrectWhereTheFamilyBatches) {
     }
   if (ran == 0) GTEST_SKIP() << family().name() << " never batches (KernelFamily::batches)";
   // More products than grid z holds: the launch is split and moved along.
-  const Problem many = make_problem(AUTOGEMM_ROW_MAJOR, false, false, 4, 4, 4, false, 70001);
-  for (const KernelConfig& c : family().search_space(many, lim)) {
-    if (!c.can_implement(many)) continue;
-    Verifier ver(many, dev_, 1.0f, 0.5f, 17);
-    Stream st;
-    ver.prepare(st.get());
-    kernel(c).launch(ver.call(), st.get(), 0);
-    const VerifyResult r = ver.check(st.get(), c.family().accuracy());
-    EXPECT_TRUE(r.ok) << c.to_string() << " on " << many.to_string() << ": " << r.why;
-    break;
+  for (bool aligned : {false, true}) {
+    const Problem many = make_problem(AUTOGEMM_ROW_MAJOR, false, false, 4, 4, 4, aligned, 70001);
+    for (const KernelConfig& c : family().search_space(many, lim)) {
+      if (!c.can_implement(many)) continue;
+      Verifier ver(many, dev_, 1.0f, 0.5f, 17);
+      Stream st;
+      ver.prepare(st.get());
+      kernel(c).launch(ver.call(), st.get(), 0);
+      const VerifyResult r = ver.check(st.get(), c.family().accuracy());
+      EXPECT_TRUE(r.ok) << c.to_string() << " on " << many.to_string() << ": " << r.why;
+      break;
+    }
   }
 }
 

@@ -6,18 +6,32 @@
 //  - Special values come out as FP32 gives them: Inf and NaN inputs, values
 //    near FLT_MAX (no overflow from rounding to TF32), subnormal inputs
 //    (documented: compared with the FFMA result like any value).
+//  - tf32x3wg's split-K: right and bit-for-bit repeatable on few-tile,
+//    long-K problems of every layout, empty K runs and special values in
+//    one run included.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "autogemm/kernel_launch.h"
+#include "autogemm/tf32x3wg_family.h"
 #include "autogemm/verifier.h"
 #include "autogemm/shape_spec.h"
 #include "gpu_fixture.h"
 
 namespace autogemm {
 namespace {
+
+/// A zero-filled workspace of what `c` needs for `p` (at least one float).
+DeviceBuffer workspace_for(const KernelConfig& c, const Problem& p) {
+  DeviceBuffer ws(std::max<size_t>(c.workspace_floats(p), 1) * 4);
+  AUTOGEMM_CU(cuMemsetD32(ws.get(), 0, ws.bytes() / 4));
+  AUTOGEMM_CU(cuCtxSynchronize());  // the memset may still run when a non-blocking stream starts
+  return ws;
+}
 
 std::vector<const KernelFamily*> accurate_families() {
   std::vector<const KernelFamily*> out;
@@ -45,9 +59,10 @@ class GpuTf32x3 : public testing::GpuTest, public ::testing::WithParamInterface<
     return LoadedKernel::load(c, r.cubin, dev_);
   }
   VerifyResult run(const LoadedKernel& k, Verifier& ver, AccuracyClass a) {
+    const DeviceBuffer ws = workspace_for(k.config(), ver.call().problem);
     Stream st;
     ver.prepare(st.get());
-    k.launch(ver.call(), st.get(), 0);
+    k.launch(ver.call(), st.get(), ws.get());
     return ver.check(st.get(), a);
   }
 };
@@ -79,8 +94,9 @@ std::vector<float> product(const LoadedKernel& k, const std::vector<float>& a, c
   call.problem = make_problem(AUTOGEMM_ROW_MAJOR, false, false, n, n, n, true);
   call.a = da.as<float>(), call.b = db.as<float>(), call.c = dc.as<float>();
   call.alpha = 1.f, call.beta = 0.f;
+  const DeviceBuffer ws = workspace_for(k.config(), call.problem);
   Stream st;
-  k.launch(call, st.get(), 0);
+  k.launch(call, st.get(), ws.get());
   st.synchronize();
   std::vector<float> c(size_t(n) * n);
   AUTOGEMM_CU(cuMemcpyDtoH(c.data(), dc.get(), c.size() * 4));
@@ -145,13 +161,82 @@ TEST_P(GpuTf32x3, AlphaZeroAndBetaZeroFollowTheBlasRules) {
       AUTOGEMM_CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(call.a), 0x7fc00000u, a_floats, st.get()));
       AUTOGEMM_CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(call.b), 0x7fc00000u, b_floats, st.get()));
       ver.prepare(st.get());
-      k.launch(call, st.get(), 0);
+      const DeviceBuffer ws = workspace_for(c, p);
+      k.launch(call, st.get(), ws.get());
       const VerifyResult r = ver.check(st.get(), c.family().accuracy());
       EXPECT_TRUE(r.ok) << "alpha = 0: " << r.why;
     }
     Verifier ver(p, dev_, 1.25f, 0.0f, 4, 4);
     EXPECT_TRUE(run(k, ver, c.family().accuracy()).ok) << "beta = 0 (C poisoned with NaN)";
   }
+}
+
+// Split-K in tf32x3wg: few output tiles, long K, every layout, beta != 0;
+// K runs left empty (K = 100 over 8 slices, 128 over 64 k); the same bits
+// on a second run (the reduction folds in slice order); and an Inf in one
+// K run recomputed over that run in FP32 (the row comes out Inf).
+class GpuTf32x3WgSplitK : public testing::GpuTest {};
+
+TEST_F(GpuTf32x3WgSplitK, CorrectRepeatableAndSpecialValuesKept) {
+  if (!Tf32x3WgFamily::instance().arch(dev_)) GTEST_SKIP() << "tf32x3wg does not run on " << dev_.arch();
+  struct Case {
+    int64_t m, n, k;
+    int sk;
+  };
+  for (const Case& x : {Case{128, 256, 4096, 8}, Case{64, 64, 8192, 128}, Case{200, 136, 100, 8},
+                        Case{130, 70, 4096, 5}}) {
+    for (int t = 0; t < 4; ++t) {
+      Tf32x3WgParams w;
+      w.bn = 64, w.wg = 2, w.a_regs = t & 1 ? 0 : 1, w.producers = w.a_regs ? 1 : 2, w.raw = 3, w.split = 3;
+      w.drain = 1, w.split_k = x.sk;
+      const KernelConfig c(w, t & 1, t & 2);
+      const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, t & 1, t & 2, x.m, x.n, x.k, true);
+      ASSERT_TRUE(c.can_implement(p)) << c.to_string();
+      SCOPED_TRACE(c.to_string() + " on " + p.to_string());
+      const LoadedKernel k = LoadedKernel::load(c, compile_kernel(c, kernel_arch(c, dev_)).cubin, dev_);
+      Verifier ver(p, dev_, 1.25f, -0.5f, 9, 4);
+      const DeviceBuffer ws = workspace_for(c, p);
+      Stream st;
+      std::vector<float> first;
+      for (int rep = 0; rep < 2; ++rep) {
+        ver.prepare(st.get());
+        k.launch(ver.call(), st.get(), ws.get());
+        st.synchronize();
+        std::vector<float> out(size_t(p.m * p.ldc));
+        AUTOGEMM_CU(cuMemcpyDtoH(out.data(), reinterpret_cast<CUdeviceptr>(ver.call().c), out.size() * 4));
+        const VerifyResult r = ver.check(st.get(), AccuracyClass::Fp32Accurate);
+        EXPECT_TRUE(r.ok) << r.why << " (rel " << r.rel_error << ")";
+        if (rep == 0) first = out;
+        else EXPECT_EQ(std::memcmp(first.data(), out.data(), out.size() * 4), 0) << "second run differs";
+      }
+    }
+  }
+  // An Inf in A's row 3 at k = 3000: only the K run holding it is recomputed.
+  Tf32x3WgParams w;
+  w.bn = 64, w.wg = 1, w.a_regs = 1, w.raw = 3, w.split = 3, w.drain = 1, w.split_k = 4;
+  const KernelConfig c(w, false, false);
+  const int64_t m = 64, n = 64, kk = 4096;
+  std::vector<float> a(size_t(m * kk), 0.5f), b(size_t(kk * n), 0.25f);
+  a[size_t(3 * kk + 3000)] = std::numeric_limits<float>::infinity();
+  DeviceBuffer da(a.size() * 4), db(b.size() * 4), dc(size_t(m * n) * 4);
+  AUTOGEMM_CU(cuMemcpyHtoD(da.get(), a.data(), a.size() * 4));
+  AUTOGEMM_CU(cuMemcpyHtoD(db.get(), b.data(), b.size() * 4));
+  CanonicalCall call;
+  call.problem = make_problem(AUTOGEMM_ROW_MAJOR, false, false, m, n, kk, true);
+  call.a = da.as<float>(), call.b = db.as<float>(), call.c = dc.as<float>();
+  const DeviceBuffer ws = workspace_for(c, call.problem);
+  const LoadedKernel k = LoadedKernel::load(c, compile_kernel(c, kernel_arch(c, dev_)).cubin, dev_);
+  Stream st;
+  k.launch(call, st.get(), ws.get());
+  st.synchronize();
+  std::vector<float> out(size_t(m * n));
+  AUTOGEMM_CU(cuMemcpyDtoH(out.data(), dc.get(), out.size() * 4));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const float g = out[size_t(i * n + j)];
+      if (i == 3) EXPECT_TRUE(std::isinf(g) && g > 0) << "row 3 col " << j << ": " << g;
+      else EXPECT_EQ(g, 0.125f * float(kk)) << "row " << i << " col " << j;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Accurate, GpuTf32x3, ::testing::ValuesIn(accurate_families()),

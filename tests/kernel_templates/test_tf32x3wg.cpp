@@ -32,10 +32,16 @@ Problem problem(int64_t m, int64_t n, int64_t k, int t, bool aligned) {
   return p;
 }
 
-Tf32x3WgParams params(int bn, int wg, int pw, int ar, int raw, int split, int dr, int sw = 1) {
+Tf32x3WgParams params(int bn, int wg, int pw, int ar, int raw, int split, int dr, int sw = 1, int sk = 1) {
   Tf32x3WgParams t;
   t.bn = bn, t.wg = wg, t.producers = pw, t.a_regs = ar, t.raw = raw, t.split = split, t.drain = dr, t.swizzle = sw;
+  t.split_k = sk;
   return t;
+}
+
+Problem batched(Problem p, int64_t batch, int64_t stride_a, int64_t stride_b) {
+  p.batch = batch, p.stride_a = stride_a, p.stride_b = stride_b, p.stride_c = p.c_extent();
+  return p;
 }
 
 TEST(Tf32x3Wg, CanonicalText) {
@@ -45,6 +51,40 @@ TEST(Tf32x3Wg, CanonicalText) {
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->to_string(), c.to_string());
   EXPECT_EQ(c.threads(), 512);
+  // Split-K appears in the text only when it splits.
+  const KernelConfig s(params(128, 2, 2, 0, 3, 2, 1, 8, 4), false, true);
+  EXPECT_EQ(s.to_string(), "tf32x3wg bn=128 wg=2 pw=2 ar=0 raw=3 split=2 dr=1 sw=8 sk=4 ta=0 tb=1");
+  EXPECT_FALSE(KernelConfig::parse("tf32x3wg bn=128 wg=2 pw=2 ar=0 raw=3 split=2 dr=1 sw=8 sk=129 ta=0 tb=1").has_value());
+}
+
+// Split-K: partial tiles after the counter area, rows padded to 4 floats,
+// folded by a second kernel; a batch runs unsplit in grid z.
+TEST(Tf32x3Wg, SplitKHasAWorkspaceAndAReductionAndNoBatch) {
+  const KernelConfig one(params(128, 2, 1, 1, 3, 3, 1), false, false);
+  const KernelConfig four(params(128, 2, 1, 1, 3, 3, 1, 1, 4), false, false);
+  const Problem p = problem(127, 257, 4096, 0, true);
+  EXPECT_EQ(one.workspace_floats(p), 0u);
+  EXPECT_EQ(four.workspace_floats(p), autogemm::kWorkspaceCounterFloats + 4u * 127 * 260);
+  EXPECT_EQ(one.family().entry_points(one).size(), 1u);
+  EXPECT_EQ(four.family().entry_points(four).back(), "agemm_tf32x3wg_reduce");
+  EXPECT_EQ(four.family().geometry(four, p).grid_y, 4u);
+  const Problem b = batched(p, 8, p.a_extent(), p.b_extent());
+  EXPECT_TRUE(one.can_implement(b));
+  EXPECT_FALSE(four.can_implement(b)) << "a split batch would need a workspace per product";
+  EXPECT_TRUE(four.family().worth_borrowing(four, problem(64, 64, 512, 0, true)));
+  EXPECT_FALSE(four.family().worth_borrowing(four, problem(64, 64, 384, 0, true))) << "3 slices a K run";
+  EXPECT_TRUE(one.family().worth_borrowing(one, problem(64, 64, 32, 0, true)));
+}
+
+// A batch's operands are 3-D tensor maps stepping by whole products: a
+// stride of 0 (one operand for all) or at least the product's extent.
+TEST(Tf32x3Wg, BatchesWhoseProductsDoNotOverlap) {
+  const KernelConfig c(params(128, 2, 1, 1, 3, 3, 1), false, false);
+  const Problem p = problem(64, 64, 64, 0, true);
+  EXPECT_TRUE(c.can_implement(batched(p, 100, p.a_extent(), p.b_extent())));
+  EXPECT_TRUE(c.can_implement(batched(p, 100, 0, p.b_extent() + 4)));
+  EXPECT_FALSE(c.can_implement(batched(p, 100, p.lda, p.b_extent()))) << "overlapping A products";
+  EXPECT_FALSE(c.can_implement(batched(problem(64, 64, 64, 0, false), 100, 64 * 64, 64 * 64)));
 }
 
 TEST(Tf32x3Wg, RejectsWhatCannotBuild) {
@@ -93,7 +133,8 @@ TEST(Tf32x3Wg, SpaceKeepsAccumulationChainsShort) {
     for (int64_t k : {1, 32, 33, 128, 4096}) {
       const std::vector<KernelConfig> space = f.search_space(problem(1024, 1024, k, t, true), SearchLimits{});
       ASSERT_FALSE(space.empty()) << k;
-      EXPECT_LE(space.size(), 30u) << k;
+      // Small enough to measure whole (the split-K axis adds only where tiles leave SMs idle).
+      EXPECT_LE(space.size(), 60u) << k;
       for (const KernelConfig& c : space) {
         const Tf32x3WgParams& p = c.get<Tf32x3WgParams>();
         EXPECT_EQ(p.drain, k <= 32 ? 0 : 1) << c.to_string();
@@ -102,6 +143,37 @@ TEST(Tf32x3Wg, SpaceKeepsAccumulationChainsShort) {
         EXPECT_LE(Tf32x3WgFamily::tile_registers(p) + 28, Tf32x3WgFamily::consumer_registers(p)) << c.to_string();
       }
     }
+}
+
+// Few output tiles and long K: the space offers split-K where the tiles fill
+// under a wave (up to two waves of blocks) or leave a last wave mostly idle
+// (up to 4 slices), and the model ranks a split first; a full GPU of tiles
+// and a batch never split.
+TEST(Tf32x3Wg, SplitKWhereTilesLeaveSmsIdle) {
+  const Tf32x3WgFamily& f = Tf32x3WgFamily::instance();
+  const SearchLimits lim = SearchLimits::of(autogemm::testing::fake_h200());
+  for (const Problem& p : {problem(128, 4096, 4096, 0, true), problem(64, 64, 65536, 1, true),
+                           problem(256, 11008, 4096, 2, true)}) {
+    const std::vector<KernelConfig> space = f.search_space(p, lim);
+    int split = 0;
+    const KernelConfig* best = nullptr;
+    for (const KernelConfig& c : space) {
+      const Tf32x3WgParams& t = c.get<Tf32x3WgParams>();
+      const unsigned tiles = c.family().geometry(c, p).grid_x;
+      if (t.split_k > 1) {
+        ++split;
+        EXPECT_TRUE(tiles * t.split_k <= 2u * lim.sm_count || (tiles < 4u * lim.sm_count && t.split_k <= 4))
+            << c.to_string();
+      }
+      if (!best || f.cost(c, p, lim) < f.cost(*best, p, lim)) best = &c;
+    }
+    EXPECT_GT(split, 0) << p.to_string();
+    ASSERT_NE(best, nullptr);
+    EXPECT_GT(best->get<Tf32x3WgParams>().split_k, 1) << p.to_string() << ": " << best->to_string();
+  }
+  const Problem big = problem(4096, 4096, 4096, 0, true);
+  for (const Problem& p : {big, batched(big, 4, big.a_extent(), big.b_extent())})
+    for (const KernelConfig& c : f.search_space(p, lim)) EXPECT_EQ(c.get<Tf32x3WgParams>().split_k, 1);
 }
 
 // ---- NVRTC builds ------------------------------------------------------------
@@ -114,6 +186,9 @@ TEST(Tf32x3WgCompile, HeaviestConfigsOfEveryLayoutBuildCleanly) {
   for (int t = 0; t < 4; ++t) builds.push_back({KernelConfig(heavy[t], t & 1, t & 2), {}, {}, {}});
   builds.push_back({KernelConfig(heavy[0], false, false), {"-DAG_TF32_PASSES=1"}, {}, {}});
   builds.push_back({KernelConfig(heavy[1], true, false), {"-DAG_TF32_PASSES=1"}, {}, {}});
+  // Split-K: the partial-tile epilogue and the reduction kernel.
+  builds.push_back({KernelConfig(params(128, 2, 1, 1, 3, 3, 1, 1, 8), false, false), {}, {}, {}});
+  builds.push_back({KernelConfig(params(64, 1, 2, 0, 3, 3, 1, 1, 128), true, true), {}, {}, {}});
   // C7515..C7519: ptxas serialized the wgmmas or inserted waits of its own;
   // C7508: it ignored setmaxnreg.
   build_without_spills(builds, "sm_90a", {"C751", "C7508"});

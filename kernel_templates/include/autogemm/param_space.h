@@ -74,6 +74,21 @@ struct SpaceConstraint {
   bool (*holds)(const SpacePoint<P>& point);
 };
 
+/// The whole-config constraints every family's space ends with: the
+/// candidate is a valid config that implements the problem ...
+template <class P>
+SpaceConstraint<P> implements_problem() {
+  return {"a valid config that implements the problem", kWholeConfig,
+          [](const SpacePoint<P>& x) { return x.config->is_valid(nullptr) && x.config->can_implement(x.problem); }};
+}
+/// ... and, for a family with a workspace, needs no more than dispatch allocates.
+template <class P>
+SpaceConstraint<P> workspace_within_dispatch() {
+  return {"the workspace within what dispatch allocates", kWholeConfig, [](const SpacePoint<P>& x) {
+            return x.config->workspace_floats(x.problem) <= KernelConfig::kMaxWorkspaceFloats;
+          }};
+}
+
 template <class P>
 class ParamSpace {
  public:

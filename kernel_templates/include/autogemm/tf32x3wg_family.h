@@ -3,8 +3,9 @@
 // parts by a producer warpgroup, three wgmma products per k8 step, issued by
 // one or two consumer warpgroups (sm_90a, compute capability 9.0 only).
 // Operands arrive by TMA, so it implements the aligned problem class only.
-// Opt-in: it has no default and is only ever chosen by tuning. No split-K,
-// no workspace.
+// Opt-in: it has no default and is only ever chosen by tuning. Split-K (a
+// workspace of partial tiles and a reduction kernel) for few output tiles;
+// strided batches in grid z.
 #pragma once
 
 #include "autogemm/tabled_family.h"
@@ -24,6 +25,7 @@ struct Tf32x3WgParams {
   int split = 2;    ///< split TF32 slice buffers (2..3)
   int drain = 0;    ///< slices per accumulator drain (0: never)
   int swizzle = 1;  ///< block raster group height
+  int split_k = 1;  ///< K slices in separate blocks, folded by a second kernel (1: none)
 
   bool operator==(const Tf32x3WgParams& o) const;
 };
@@ -39,10 +41,15 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
   std::optional<KernelConfig> default_config(const Problem& p) const override;
   int threads(const KernelConfig& c) const override;
   size_t smem_bytes(const KernelConfig& c) const override;
-  size_t workspace_floats(const KernelConfig&, const Problem&) const override { return 0; }
+  /// sk > 1: the counter area, then sk partial tiles of M rows of N rounded up to 4.
+  size_t workspace_floats(const KernelConfig& c, const Problem& p) const override;
   size_t workspace_counter_floats(const KernelConfig&) const override { return 0; }
+  /// Without split-K: a strided batch runs in grid z (3-D tensor maps).
+  bool batches(const KernelConfig& c) const override { return params(c).split_k == 1; }
+  /// A borrowed split-K config must still leave each K run its pipeline's depth.
+  bool worth_borrowing(const KernelConfig& c, const Problem& p) const override;
   LaunchGeometry geometry(const KernelConfig& c, const Problem& p) const override;
-  std::vector<std::string> entry_points(const KernelConfig&) const override { return {"agemm_tf32x3wg"}; }
+  std::vector<std::string> entry_points(const KernelConfig& c) const override;
   void launch(const KernelConfig& c, const LaunchArgs& a) const override;
   std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
   double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
