@@ -11,7 +11,8 @@
 // charges a bandwidth-bound call for the write-back of the flush). --timing
 // warm runs calls back to back on the same operands, as an application that
 // reuses its tensors does: whatever fits in L2 stays there. Each result is
-// compared with an FP64 reference.
+// compared with an FP64 reference, on inputs over a wide exponent range with
+// --exponent-spread (relative and element-wise errors in the JSON).
 //
 // Which kernel autogemm ran comes from autogemm_describe_plan (fields, not
 // text to parse); a plan that cannot be described or whose config does not
@@ -103,16 +104,17 @@ DispatchedPlan dispatched_plan(const CanonicalCall& c) {
   return out;
 }
 
-/// One more side of a row (--fp32-accurate): speed, error, whether it verified.
+/// One more side of a row (--fp32-accurate): speed, errors, whether it verified.
+/// Element-wise errors of every side are against the FFMA bound, so they compare.
 struct Side {
-  double tflops = 0, err = 0;
+  double tflops = 0, err = 0, worst = 0;  ///< worst: max |out - ref| / the element's bound
   bool ok = false;
   std::string config;
 };
 
 struct Row {
   std::string shape, config;
-  double ag_tflops = 0, cb_tflops = 0, ag_err = 0, cb_err = 0;
+  double ag_tflops = 0, cb_tflops = 0, ag_err = 0, cb_err = 0, ag_worst = 0, cb_worst = 0;
   Timing ag, cb;
   bool ag_ok = false, cb_ok = false;
   std::optional<Side> accurate, tf32;  ///< autogemm in fp32_accurate mode; cuBLAS TF32
@@ -128,6 +130,7 @@ struct Session {
   bool warm = false;                     ///< --timing warm (neither: flush)
   cublasHandle_t cublas_tf32 = nullptr;  ///< --fp32-accurate: TF32 tensor cores (error reference)
   std::unique_ptr<RotatingOperands> copies;  ///< the current shape's, when rotating
+  int spread = 0;                        ///< the inputs' exponent spread (Verifier)
 };
 
 /// Times `run` on the verifier's call by the session's method (rotating:
@@ -153,9 +156,11 @@ Side measure_accurate(Session& s, Verifier& ver, const Problem& p) {
   if (run_autogemm(call, st) != AUTOGEMM_SUCCESS) throw std::runtime_error(autogemm_last_error());
   const DispatchedPlan plan = dispatched_plan(call);
   side.config = plan.text;
-  const VerifyResult v = ver.check(st, plan.config ? plan.config->family().accuracy() : AccuracyClass::StrictFp32);
+  const AccuracyClass cls = plan.config ? plan.config->family().accuracy() : AccuracyClass::StrictFp32;
+  const VerifyResult v = ver.check(st, cls);
   side.ok = v.ok;
   side.err = v.rel_error;
+  side.worst = v.worst_ratio * Verifier::bound_scale(cls, p.k);  // against FFMA's bound, as the others
   side.tflops = p.flops() / (time_calls(s, call, run_autogemm_checked).median_ms * 1e9);
   autogemm_set_thread_math_mode(AUTOGEMM_MATH_DEFAULT);
   return side;
@@ -171,6 +176,7 @@ Side measure_tf32(Session& s, Verifier& ver, const Problem& p) {
   const VerifyResult v = ver.check(s.stream.get());
   side.ok = v.ok;
   side.err = v.rel_error;
+  side.worst = v.worst_ratio;
   side.tflops =
       p.flops() / (time_calls(s, call, [&](const CanonicalCall& c, CUstream) { run_cublas(s.cublas_tf32, c); })
                        .median_ms * 1e9);
@@ -183,7 +189,7 @@ Row measure_shape(Session& s, const ShapeSpec& spec, double* first_call_ms) {
   const Problem p = spec.problem();
   Row row;
   row.shape = spec.to_string();
-  Verifier ver(p, s.dev, 1.0f, 0.0f, 11);
+  Verifier ver(p, s.dev, 1.0f, 0.0f, 11, s.spread);
   const CanonicalCall& call = ver.call();
   const CUstream st = s.stream.get();
   ver.prepare(st);
@@ -200,6 +206,7 @@ Row measure_shape(Session& s, const ShapeSpec& spec, double* first_call_ms) {
   const VerifyResult va = ver.check(st, accuracy);
   row.ag_ok = va.ok;
   row.ag_err = va.rel_error;
+  row.ag_worst = va.worst_ratio * Verifier::bound_scale(accuracy, p.k);
   s.copies.reset();
   if (s.rotate) s.copies = std::make_unique<RotatingOperands>(p, call, size_t(s.dev.l2_bytes), st);
   row.ag = time_calls(s, call, run_autogemm_checked);
@@ -208,6 +215,7 @@ Row measure_shape(Session& s, const ShapeSpec& spec, double* first_call_ms) {
   const VerifyResult vc = ver.check(st);
   row.cb_ok = vc.ok;
   row.cb_err = vc.rel_error;
+  row.cb_worst = vc.worst_ratio;
   row.cb = time_calls(s, call, [&](const CanonicalCall& c, CUstream) { run_cublas(s.cublas, c); });
   row.ag_tflops = p.flops() / (row.ag.median_ms * 1e9);
   row.cb_tflops = p.flops() / (row.cb.median_ms * 1e9);
@@ -278,10 +286,11 @@ double geomean_ratio(const std::vector<Row>& rows) {
 }
 
 nlohmann::json to_json(const DeviceInfo& dev, const std::vector<Row>& rows, const Overhead& o, double first_ms,
-                       const std::string& timing) {
+                       const std::string& timing, int spread) {
   nlohmann::json js;
   js["device"] = dev.name;
   js["timing"] = timing;
+  js["exponent_spread"] = spread;
   js["shapes"] = nlohmann::json::array();
   for (const Row& r : rows)
     js["shapes"].push_back({{"shape", r.shape}, {"autogemm_tflops", r.ag_tflops}, {"cublas_tflops", r.cb_tflops},
@@ -289,14 +298,17 @@ nlohmann::json to_json(const DeviceInfo& dev, const std::vector<Row>& rows, cons
                             {"cublas_rel_error", r.cb_err}, {"autogemm_verified", r.ag_ok},
                             {"cublas_verified", r.cb_ok}, {"autogemm_median_ms", r.ag.median_ms},
                             {"cublas_median_ms", r.cb.median_ms}, {"autogemm_iqr_ms", r.ag.iqr_ms},
-                            {"cublas_iqr_ms", r.cb.iqr_ms}, {"config", r.config}});
+                            {"cublas_iqr_ms", r.cb.iqr_ms}, {"config", r.config},
+                            {"autogemm_worst_to_bound", r.ag_worst}, {"cublas_worst_to_bound", r.cb_worst}});
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
     if (!r.accurate) continue;
     js["shapes"][i]["fp32_accurate"] = {{"tflops", r.accurate->tflops}, {"rel_error", r.accurate->err},
                                         {"verified", r.accurate->ok}, {"config", r.accurate->config},
-                                        {"ratio_to_cublas_sgemm", r.accurate->tflops / r.cb_tflops}};
-    js["shapes"][i]["cublas_tf32"] = {{"tflops", r.tf32->tflops}, {"rel_error", r.tf32->err}};
+                                        {"ratio_to_cublas_sgemm", r.accurate->tflops / r.cb_tflops},
+                                        {"worst_to_bound", r.accurate->worst}};
+    js["shapes"][i]["cublas_tf32"] = {
+        {"tflops", r.tf32->tflops}, {"rel_error", r.tf32->err}, {"worst_to_bound", r.tf32->worst}};
   }
   js["geomean_ratio"] = geomean_ratio(rows);
   js["first_autogemm_call_ms"] = first_ms;
@@ -349,6 +361,7 @@ struct Options {
   int overhead_calls = 20000;
   bool fp32_accurate = false;
   std::string timing = "rotate";
+  int spread = 0;  ///< --exponent-spread
 };
 
 /// The whole benchmark on a GPU; returns the exit status.
@@ -363,9 +376,10 @@ int run(const Options& opt, const std::vector<ShapeSpec>& specs) {
   Stream stream;
   cublas_check(cublasSetStream(h, reinterpret_cast<cudaStream_t>(stream.get())), "cublasSetStream");
   Benchmark bench(dev, stream.get());
-  Session s{dev, stream, bench, h, TimingOptions{}, true, false, nullptr, nullptr};
+  Session s{dev, stream, bench, h, TimingOptions{}, true, false, nullptr, nullptr, 0};
   s.rotate = opt.timing == "rotate";
   s.warm = opt.timing == "warm";
+  s.spread = opt.spread;
   if (opt.fp32_accurate) {
     cublas_check(cublasCreate(&s.cublas_tf32), "cublasCreate");
     cublas_check(cublasSetMathMode(s.cublas_tf32, CUBLAS_TF32_TENSOR_OP_MATH), "cublasSetMathMode(TF32)");
@@ -381,7 +395,7 @@ int run(const Options& opt, const std::vector<ShapeSpec>& specs) {
   cublasDestroy(h);
   if (s.cublas_tf32) cublasDestroy(s.cublas_tf32);
   print_results(rows, o, first_ms, opt.timing);
-  const nlohmann::json js = to_json(dev, rows, o, first_ms, opt.timing);
+  const nlohmann::json js = to_json(dev, rows, o, first_ms, opt.timing, opt.spread);
   if (!opt.json_out.empty()) {
     std::ofstream f(opt.json_out);
     f << js.dump(2) << "\n";
@@ -426,9 +440,13 @@ int main(int argc, char** argv) {
   app.add_option("--shape,-s", opt.shapes, "shape to measure (repeatable), as gemm_tune takes it");
   app.add_option("--shapes-file", opt.shapes_file, "file with one shape per line");
   app.add_option("--suite", opt.suite,
-                 "a built-in suite: public (the default without --shape/--shapes-file) or batched (strided "
-                 "batches MxNxK@COUNT, against cublasSgemmStridedBatched)")
-      ->check(CLI::IsMember({"public", "batched"}));
+                 "a built-in suite: public (the default without --shape/--shapes-file), batched (strided "
+                 "batches MxNxK@COUNT, against cublasSgemmStridedBatched), large, ksweep or classes (as gemm_tune)")
+      ->check(CLI::IsMember(autogemm::suite_names()));
+  app.add_option("--exponent-spread", opt.spread,
+                 "inputs also scaled by 2^e, e uniform in [-E, E] (0, the default: values in +-[0.25, 1)); errors "
+                 "are then measured on a wide exponent range")
+      ->check(CLI::Range(0, 30));
   app.add_option("--db", opt.db, "tuning cache to dispatch from (default: the default cache)");
   app.add_option("--json", opt.json_out, "also write the results as JSON to this file");
   app.add_option("--timing", opt.timing,

@@ -60,9 +60,10 @@ void add_options(CLI::App& app, Args& a) {
   app.add_option("--shape,-s", a.shapes, "shape to tune (repeatable)");
   auto* file = app.add_option("--shapes-file", a.shapes_file, "file with one shape per line ('#' comments)");
   auto* suite = app.add_option("--suite", a.suite,
-                               "a built-in suite: public (the default without --shape/--shapes-file) or batched "
-                               "(strided batches, MxNxK@COUNT)")
-                    ->check(CLI::IsMember({"public", "batched"}));
+                               "a built-in suite: public (the default without --shape/--shapes-file), batched "
+                               "(strided batches, MxNxK@COUNT), large (4096^3..16384^3, NN/NT/TN), ksweep "
+                               "(1024x1024xK, K 256..65536) or classes (96 seeded shapes over every class)")
+                    ->check(CLI::IsMember(autogemm::suite_names()));
   app.add_flag("--unaligned", a.unaligned,
                "tune the shapes' unaligned class: the kernels a call gets when a pointer, leading dimension or "
                "batch stride is not a multiple of 4 floats (default: the aligned class)");

@@ -3,7 +3,11 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <fstream>
+#include <map>
+#include <set>
+#include <string>
 
 #include "autogemm/tuner.h"
 
@@ -28,6 +32,51 @@ TEST(Suite, IsThePublicSuite) {
                            "2048x4096x11008:NN", "64x64x65536:NN", "8192x8192x256:NN", "4096x4096x128:NN",
                            "4096x4096x4096:NT", "4096x4096x4096:TN"})
     EXPECT_TRUE(names.count(want)) << want;
+}
+
+TEST(Suite, NamedSuitesAreTheListedOnes) {
+  for (const std::string& name : suite_names()) EXPECT_FALSE(named_suite(name).empty()) << name;
+  EXPECT_THROW(named_suite("nope"), std::runtime_error);
+  const auto large = named_suite("large");
+  ASSERT_EQ(large.size(), 9u);
+  EXPECT_EQ(large.back().to_string(), "16384x16384x16384:TN");
+  const auto ks = named_suite("ksweep");
+  ASSERT_EQ(ks.size(), 5u);
+  EXPECT_EQ(ks.front().k, 256);
+  EXPECT_EQ(ks.back().k, 65536);
+}
+
+// The class sweep covers every value of every class axis at least 24 times,
+// each shape inside the class it was drawn for, and is the same list on
+// every call (and platform: only raw mt19937 output is used).
+TEST(Suite, ClassSweepCoversEveryClass) {
+  const auto s = class_suite();
+  ASSERT_GE(s.size(), 80u);
+  std::map<std::string, int> count;
+  std::set<std::string> texts;
+  for (const ShapeSpec& x : s) {
+    SCOPED_TRACE(x.to_string());
+    texts.insert(x.to_string());
+    const int64_t small = std::min(x.m, x.n);
+    count[small <= 16 ? "mn<=16" : small <= 64 ? "mn<=64" : small <= 256 ? "mn<=256" : "mn>256"]++;
+    const bool all4 = x.m % 4 == 0 && x.n % 4 == 0 && x.k % 4 == 0, all_odd = x.m % 2 && x.n % 2 && x.k % 2;
+    EXPECT_TRUE(all4 || all_odd);
+    const Problem p = x.problem();
+    EXPECT_EQ(p.aligned, all4) << "every dimension odd gives an odd leading dimension";
+    count[all4 ? "aligned" : "unaligned"]++;
+    count[std::string(x.trans_a ? "T" : "N") + (x.trans_b ? "T" : "N")]++;
+    count[x.layout == AUTOGEMM_COL_MAJOR ? "col" : "row"]++;
+    count[x.k <= 1024 ? "short k" : "long k"]++;
+    EXPECT_LE(double(x.m) * double(x.n) * double(x.k), double(int64_t(1) << 35) * 1.01);
+    EXPECT_LE(std::max(x.m, x.n), 8192);
+  }
+  EXPECT_EQ(texts.size(), s.size()) << "a shape drawn twice";
+  for (const char* c : {"mn<=16", "mn<=64", "mn<=256", "mn>256", "aligned", "unaligned", "NN", "NT", "TN", "TT",
+                        "row", "col", "short k", "long k"})
+    EXPECT_GE(count[c], 24) << c;
+  const auto again = class_suite();
+  ASSERT_EQ(again.size(), s.size());
+  for (size_t i = 0; i < s.size(); ++i) EXPECT_EQ(again[i].to_string(), s[i].to_string());
 }
 
 TEST(ShapesFile, ReadsShapesCommentsAndBlankLines) {

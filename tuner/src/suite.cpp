@@ -45,10 +45,46 @@ std::vector<ShapeSpec> batched_suite() {
   return out;
 }
 
+namespace {
+
+std::vector<ShapeSpec> parsed(const std::vector<std::string>& texts) {
+  std::vector<ShapeSpec> out;
+  for (const std::string& text : texts) {
+    ShapeSpec spec;
+    std::string err;
+    if (!parse_shape(text, &spec, &err)) throw std::logic_error(err);
+    out.push_back(spec);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<ShapeSpec> large_suite() {
+  std::vector<std::string> s;
+  for (const char* n : {"4096", "8192", "16384"})
+    for (const char* ops : {"NN", "NT", "TN"}) s.push_back(std::string(n) + "x" + n + "x" + n + ":" + ops);
+  return parsed(s);
+}
+
+std::vector<ShapeSpec> ksweep_suite() {
+  std::vector<std::string> s;
+  for (int k : {256, 1024, 4096, 16384, 65536}) s.push_back("1024x1024x" + std::to_string(k));
+  return parsed(s);
+}
+
+const std::vector<std::string>& suite_names() {
+  static const std::vector<std::string> names = {"public", "batched", "large", "ksweep", "classes"};
+  return names;
+}
+
 std::vector<ShapeSpec> named_suite(const std::string& name) {
   if (name == "public") return default_suite();
   if (name == "batched") return batched_suite();
-  throw std::runtime_error("unknown suite '" + name + "' (public or batched)");
+  if (name == "large") return large_suite();
+  if (name == "ksweep") return ksweep_suite();
+  if (name == "classes") return class_suite();
+  throw std::runtime_error("unknown suite '" + name + "' (public, batched, large, ksweep or classes)");
 }
 
 std::vector<ShapeSpec> read_shapes_file(const std::string& path) {

@@ -141,7 +141,24 @@ std::vector<ShapeSpec> default_suite();
 /// what `--suite batched` measures against cublasSgemmStridedBatched.
 std::vector<ShapeSpec> batched_suite();
 
-/// A suite by name: "public" or "batched"; throws std::runtime_error otherwise.
+/// Large squares, 4096^3, 8192^3 and 16384^3, each NN, NT and TN.
+std::vector<ShapeSpec> large_suite();
+
+/// 1024 x 1024 x K for K = 256, 1024, 4096, 16384 and 65536: error against K
+/// (scripts/accuracy_table.sh runs it over input exponent spreads).
+std::vector<ShapeSpec> ksweep_suite();
+
+/// The class sweep: 96 seeded random shapes, each class value of every axis
+/// on at least 24 of them. The axes: the smaller of M and N in 1-16, 17-64,
+/// 65-256 or above; aligned (every dimension a multiple of 4) or unaligned
+/// (every dimension odd); NN, NT, TN, TT; row- or column-major; K up to 1024
+/// or above. The same list on every platform (integer draws on mt19937).
+std::vector<ShapeSpec> class_suite();
+
+/// The names named_suite() knows, in the order the tools list them.
+const std::vector<std::string>& suite_names();
+
+/// A suite by name (one of suite_names()); throws std::runtime_error otherwise.
 std::vector<ShapeSpec> named_suite(const std::string& name);
 
 /// Reads a shapes file: one shape per line as parse_shape() accepts; blank
