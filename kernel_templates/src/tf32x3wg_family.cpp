@@ -60,6 +60,8 @@ const ParamTable<Tf32x3WgParams>& Tf32x3WgFamily::table() {
        "block raster group height: groups of sw tile-rows walked column by column, for L2 reuse"},
       {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, kMaxSplitK, 1, Presence::UnlessDefault, nullptr, "1..128",
        "split-K: K slices in separate blocks, folded by a second kernel (1 = none)"},
+      {"pp", nullptr, &P::pre_pass, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
+       "1 = pre-pass: unaligned operands copied to aligned rows in the workspace first (the unaligned class)"},
   };
   return t;
 }
@@ -103,22 +105,50 @@ bool Tf32x3WgFamily::can_implement(const KernelConfig& c, const Problem& p) cons
   // A batch's tensor maps step by whole products: each operand's stride is
   // 0 (one product for all) or spans its product (TMA takes no overlapping
   // outer dimension for granted).
-  const auto steps = [](int64_t stride, int64_t extent) { return stride == 0 || stride >= extent; };
+  // Every stride of a tensor map stays below 2^40 bytes.
+  constexpr int64_t kMaxStride = (int64_t(1) << 38) - 1;  // floats
+  const auto steps = [](int64_t stride, int64_t extent) {
+    return stride == 0 || (stride >= extent && stride <= kMaxStride);
+  };
+  if (p.a_extent() > kMaxStride || p.b_extent() > kMaxStride) return false;
   if (p.batch > 1 && !(steps(p.stride_a, p.a_extent()) && steps(p.stride_b, p.b_extent()))) return false;
-  // TMA needs 16-byte aligned operands, leading dimensions and strides.
-  return p.aligned;
+  // TMA needs 16-byte aligned operands, leading dimensions and strides: an
+  // unaligned single product is staged by the pre-pass, whose 2-D copies
+  // take row pitches below 2^31 bytes.
+  if (p.aligned) return true;
+  const int64_t max_ld = int64_t(INT32_MAX) / 4;
+  return t.pre_pass == 1 && p.batch == 1 && p.lda <= max_ld && p.ldb <= max_ld && p.ldc <= max_ld;
+}
+
+Tf32x3WgFamily::Staging Tf32x3WgFamily::staging(const Tf32x3WgParams& t, const Problem& p) {
+  const auto up = [](int64_t v, int64_t q) { return size_t((v + q - 1) / q * q); };
+  Staging s;
+  s.end = t.split_k > 1 ? kWorkspaceCounterFloats + size_t(t.split_k) * size_t(p.m) * up(p.n, 4) : 0;
+  if (t.pre_pass == 0) return s;
+  s.a = up(int64_t(std::max(s.end, kWorkspaceCounterFloats)), 32);
+  s.b = s.a + up(int64_t((p.trans_a ? p.k : p.m) * up(p.trans_a ? p.m : p.k, 4)), 32);
+  s.c = s.b + up(int64_t((p.trans_b ? p.n : p.k) * up(p.trans_b ? p.k : p.n, 4)), 32);
+  s.end = s.c + (t.split_k > 1 ? 0 : size_t(p.m) * up(p.n, 4));
+  return s;
 }
 
 size_t Tf32x3WgFamily::workspace_floats(const KernelConfig& c, const Problem& p) const {
-  const Tf32x3WgParams& t = params(c);
-  if (t.split_k <= 1) return 0;
-  // AG_WS_SKIP, then AG_SPLIT_K partial tiles of rows AG_WS_LD(N) long.
-  return kWorkspaceCounterFloats + size_t(t.split_k) * size_t(p.m) * size_t((p.n + 3) / 4 * 4);
+  // AG_WS_SKIP, then AG_SPLIT_K partial tiles of rows AG_WS_LD(N) long, then
+  // the staged operands.
+  return staging(params(c), p).end;
 }
 
 bool Tf32x3WgFamily::worth_borrowing(const KernelConfig& c, const Problem& p) const {
   const int sk = params(c).split_k;
   return sk == 1 || k_slices(p) >= 4 * int64_t(sk);
+}
+
+std::optional<KernelConfig> Tf32x3WgFamily::fitted(const KernelConfig& c, const Problem& p) const {
+  Tf32x3WgParams t = params(c);
+  if (!p.aligned) t.pre_pass = 1;
+  const KernelConfig out(t, p.trans_a, p.trans_b);
+  if (!out.is_valid(nullptr) || !out.can_implement(p)) return std::nullopt;
+  return out;
 }
 
 std::vector<std::string> Tf32x3WgFamily::entry_points(const KernelConfig& c) const {
@@ -136,80 +166,6 @@ LaunchGeometry Tf32x3WgFamily::geometry(const KernelConfig& c, const Problem& p)
   g.block = unsigned(threads(t));
   g.smem = unsigned(smem_bytes(t));
   return g;
-}
-
-namespace {
-
-/// One operand as TMA reads it: `count` row-major FP32 matrices of `rows` x
-/// `cols` (cols contiguous, `ld` floats apart), `stride` floats apart.
-struct OperandView {
-  const float* base;
-  int64_t rows, cols, ld;
-  int64_t count = 1, stride = 0;
-};
-
-/// A 3-D tensor map over `v` (the matrices its outer dimension) read in
-/// boxes of box_rows x box_cols of one matrix, zero-filled outside it.
-CUtensorMap tensor_map(const OperandView& v, int box_rows, int box_cols,
-                       CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE) {
-  CUtensorMap map;
-  // A dimension of 0 (K = 0: no slice is ever loaded) is not encodable; a
-  // single matrix's outer stride is its extent (never stepped over).
-  const int64_t rows = std::max<int64_t>(v.rows, 1), ld = std::max<int64_t>(v.ld, 4);
-  const bool many = v.count > 1 && v.stride != 0;
-  const cuuint64_t dims[3] = {cuuint64_t(std::max<int64_t>(v.cols, 1)), cuuint64_t(rows),
-                              cuuint64_t(many ? v.count : 1)};
-  const cuuint64_t strides[2] = {cuuint64_t(ld) * sizeof(float),
-                                 cuuint64_t(many ? v.stride : rows * ld) * sizeof(float)};
-  const cuuint32_t box[3] = {cuuint32_t(box_cols), cuuint32_t(box_rows), 1};
-  const cuuint32_t elem_strides[3] = {1, 1, 1};
-  check(driver().cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, const_cast<float*>(v.base), dims,
-                                        strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                        swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
-        "cuTensorMapEncodeTiled");
-  return map;
-}
-
-}  // namespace
-
-void Tf32x3WgFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
-  const Tf32x3WgParams& t = params(c);
-  const Problem& p = a.call.problem;
-  const int bm = block_m(t);
-  // Boxes of one K slice in each operand's global order (sgemm_tf32x3wg.cu):
-  // A is M x K (k contiguous) or, transposed, K x M; B is K x N or N x K.
-  // With A in registers, A lands in the 128-byte swizzled layout the
-  // consumers read (a 32-float box row is exactly one swizzle row).
-  const int64_t batch = std::max<int64_t>(1, p.batch);
-  const OperandView va = p.trans_a ? OperandView{a.call.a, p.k, p.m, p.lda, batch, p.stride_a}
-                                   : OperandView{a.call.a, p.m, p.k, p.lda, batch, p.stride_a};
-  const OperandView vb = p.trans_b ? OperandView{a.call.b, p.n, p.k, p.ldb, batch, p.stride_b}
-                                   : OperandView{a.call.b, p.k, p.n, p.ldb, batch, p.stride_b};
-  CUtensorMap map_a = p.trans_a  ? tensor_map(va, kSliceK, bm)
-                      : t.a_regs ? tensor_map(va, bm, kSliceK, CU_TENSOR_MAP_SWIZZLE_128B)
-                                 : tensor_map(va, bm, kSliceK);
-  CUtensorMap map_b = p.trans_b ? tensor_map(vb, t.bn, kSliceK) : tensor_map(vb, kSliceK, t.bn);
-  int m = int(p.m), n = int(p.n), k = int(p.k), z_first = 0;
-  float alpha = a.call.alpha, beta = a.call.beta;
-  CUdeviceptr pa = reinterpret_cast<CUdeviceptr>(a.call.a), pb = reinterpret_cast<CUdeviceptr>(a.call.b),
-              pc = reinterpret_cast<CUdeviceptr>(a.call.c), ws = a.workspace;
-  long long lda = p.lda, ldb = p.ldb, ldc = p.ldc;
-  long long sa = batch > 1 ? p.stride_a : 0, sb = batch > 1 ? p.stride_b : 0, sc = batch > 1 ? p.stride_c : 0;
-  void* args[] = {&m, &n, &k, &alpha, &pa, &lda, &pb, &ldb, &beta, &pc, &ldc, &ws, &sa, &sb, &sc, &z_first, &map_a, &map_b};
-  const LaunchGeometry g = geometry(c, p);
-  // Grid z holds at most 65535 products: a larger batch takes several
-  // launches, each told its first product.
-  constexpr int64_t kMaxZ = 65535;
-  for (int64_t first = 0; first < batch; first += kMaxZ) {
-    z_first = int(first);
-    const unsigned z = unsigned(std::min(kMaxZ, batch - first));
-    check(driver().cuLaunchKernel(a.functions.at(0), g.grid_x, g.grid_y, z, g.block, 1, 1, g.smem, a.stream, args,
-                                  nullptr),
-          "cuLaunchKernel(agemm_tf32x3wg)");
-  }
-  // sk > 1: the second kernel folds the partial tiles into C, over the GPU.
-  if (t.split_k > 1) launch_reduce_kernel(a.functions.at(1), a, "cuLaunchKernel(agemm_tf32x3wg_reduce)");
 }
 
 namespace {
@@ -244,7 +200,9 @@ const ParamSpace<Tf32x3WgParams>& tf32x3wg_space() {
   static const ParamSpace<P> space(
       {axis(&P::bn, {64, 128, 192}), axis(&P::wg, {1, 2}), axis(&P::a_regs, {0, 1}), rings, axis(&P::drain, {0, 1}),
        axis(&P::split_k, {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128})},
-      {{"raster bands of 8 tile rows where there are 16", WG,
+      {{"the pre-pass exactly for the unaligned class", -1,
+        [](P& c, const Problem& p) { c.pre_pass = p.aligned ? 0 : 1; }},
+       {"raster bands of 8 tile rows where there are 16", WG,
         [](P& c, const Problem& p) { c.swizzle = (p.m + F::block_m(c) - 1) / F::block_m(c) >= 16 ? 8 : 1; }},
        {"one producer warpgroup with A in registers, else two", AR,
         [](P& c, const Problem&) { c.producers = c.a_regs ? 1 : 2; }}},
@@ -306,6 +264,9 @@ double Tf32x3WgFamily::cost(const KernelConfig& cfg, const Problem& p, const Sea
   // Split-K: the partial tiles written, read back with C and C written (a
   // byte about 0.17 units at L2 speed), and one more launch (~4 us).
   if (c.split_k > 1) total += 0.17 * 4.0 * (2.0 * c.split_k + 2.0) * double(p.m) * double(p.n) + 1.7e6;
+  // The pre-pass: A and B read and written once, C twice more, three copies.
+  if (c.pre_pass == 1 && !p.aligned)
+    total += 0.17 * 4.0 * (2.0 * double(p.m + p.n) * double(p.k) + 4.0 * double(p.m) * double(p.n)) + 3 * 0.8e6;
   return total;
 }
 

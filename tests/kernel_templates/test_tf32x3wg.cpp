@@ -76,6 +76,30 @@ TEST(Tf32x3Wg, SplitKHasAWorkspaceAndAReductionAndNoBatch) {
   EXPECT_TRUE(one.family().worth_borrowing(one, problem(64, 64, 32, 0, true)));
 }
 
+// The pre-pass stages A, B and C after the counter area (and the split-K
+// partials), 128-byte aligned, rows padded to 4 floats; C only without split-K.
+TEST(Tf32x3Wg, PrePassStagesAfterTheCountersAndThePartials) {
+  Tf32x3WgParams t = params(64, 1, 1, 1, 3, 3, 1);
+  t.pre_pass = 1;
+  const Problem p = problem(127, 257, 509, 0, false);  // A 127 x 509, B 509 x 257, C 127 x 257
+  const auto up32 = [](size_t v) { return (v + 31) / 32 * 32; };
+  Tf32x3WgFamily::Staging s = Tf32x3WgFamily::staging(t, p);
+  EXPECT_EQ(s.a, autogemm::kWorkspaceCounterFloats);
+  EXPECT_EQ(s.b, s.a + up32(127 * 512));
+  EXPECT_EQ(s.c, s.b + up32(509 * 260));
+  EXPECT_EQ(s.end, s.c + 127 * 260);
+  EXPECT_EQ(KernelConfig(t, false, false).workspace_floats(p), s.end);
+  t.split_k = 4;
+  s = Tf32x3WgFamily::staging(t, p);
+  EXPECT_EQ(s.a, up32(autogemm::kWorkspaceCounterFloats + 4 * 127 * 260));
+  EXPECT_EQ(s.end, s.c) << "the fold writes C itself";
+  const Problem tt = problem(127, 257, 509, 3, false);  // A 509 x 127, B 257 x 509
+  t.split_k = 1;
+  s = Tf32x3WgFamily::staging(t, tt);
+  EXPECT_EQ(s.b, s.a + up32(509 * 128));
+  EXPECT_EQ(s.c, s.b + up32(257 * 512));
+}
+
 // A batch's operands are 3-D tensor maps stepping by whole products: a
 // stride of 0 (one operand for all) or at least the product's extent.
 TEST(Tf32x3Wg, BatchesWhoseProductsDoNotOverlap) {
@@ -84,6 +108,7 @@ TEST(Tf32x3Wg, BatchesWhoseProductsDoNotOverlap) {
   EXPECT_TRUE(c.can_implement(batched(p, 100, p.a_extent(), p.b_extent())));
   EXPECT_TRUE(c.can_implement(batched(p, 100, 0, p.b_extent() + 4)));
   EXPECT_FALSE(c.can_implement(batched(p, 100, p.lda, p.b_extent()))) << "overlapping A products";
+  EXPECT_FALSE(c.can_implement(batched(p, 2, int64_t(1) << 38, p.b_extent()))) << "a TMA stride of 2^40 bytes";
   EXPECT_FALSE(c.can_implement(batched(problem(64, 64, 64, 0, false), 100, 64 * 64, 64 * 64)));
 }
 
@@ -106,16 +131,33 @@ TEST(Tf32x3Wg, RejectsWhatCannotBuild) {
   }
 }
 
-TEST(Tf32x3Wg, AlignedClassOnlyOptInOnlyAndSm90aOnly) {
+TEST(Tf32x3Wg, UnalignedOnlyWithThePrePassOptInOnlyAndSm90aOnly) {
   const Tf32x3WgFamily& f = Tf32x3WgFamily::instance();
   const KernelConfig c(params(128, 2, 1, 1, 3, 3, 1), false, false);
+  Tf32x3WgParams staged = params(128, 2, 1, 1, 3, 3, 1);
+  staged.pre_pass = 1;
+  const KernelConfig pp(staged, false, false);
+  EXPECT_EQ(pp.to_string(), "tf32x3wg bn=128 wg=2 pw=1 ar=1 raw=3 split=3 dr=1 sw=1 pp=1 ta=0 tb=0");
   EXPECT_TRUE(c.can_implement(problem(4096, 4096, 4096, 0, true)));
-  EXPECT_FALSE(c.can_implement(problem(4096, 4096, 4096, 0, false))) << "TMA needs the aligned class";
+  EXPECT_FALSE(c.can_implement(problem(4096, 4096, 4097, 0, false))) << "TMA needs the aligned class";
+  EXPECT_TRUE(pp.can_implement(problem(4096, 4096, 4097, 0, false)));
+  EXPECT_TRUE(pp.can_implement(problem(4096, 4096, 4096, 0, true)));
+  Problem many = problem(64, 64, 65, 0, false);
+  many.batch = 3, many.stride_a = many.a_extent(), many.stride_b = many.b_extent(), many.stride_c = many.c_extent();
+  EXPECT_FALSE(pp.can_implement(many)) << "no pre-pass for a batch";
   EXPECT_EQ(c.workspace_floats(problem(127, 257, 509, 0, true)), 0u);
   for (int t = 0; t < 4; ++t) {
     EXPECT_FALSE(f.default_config(problem(4096, 4096, 4096, t, true)).has_value());
-    EXPECT_TRUE(f.search_space(problem(4096, 4096, 4096, t, false), SearchLimits{}).empty());
+    for (bool aligned : {true, false})
+      for (const KernelConfig& x : f.search_space(problem(4096, 4096, 4097, t, aligned), SearchLimits{}))
+        EXPECT_EQ(x.get<Tf32x3WgParams>().pre_pass, aligned ? 0 : 1) << x.to_string();
   }
+  const auto fit = f.fitted(c, problem(100, 100, 101, 0, false));
+  ASSERT_TRUE(fit.has_value());
+  EXPECT_EQ(fit->get<Tf32x3WgParams>().pre_pass, 1) << "borrowed for the unaligned class: with the pre-pass";
+  EXPECT_FALSE(f.fitted(c, problem(100, 100, 100, 1, true)).has_value()) << "ar=1 cannot take transposed A";
+  // No -D for the pre-pass: it is the host's, and the kernel is the same.
+  for (const std::string& d : pp.defines()) EXPECT_EQ(d.find("PRE"), std::string::npos) << d;
   autogemm::DeviceInfo dev = autogemm::testing::fake_h200();
   EXPECT_EQ(f.arch(dev).value_or(""), "sm_90a");
   dev.cc_minor = 1;

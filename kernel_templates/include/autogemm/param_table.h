@@ -25,7 +25,7 @@ enum class Presence { Always, UnlessDefault, When };
 template <class P>
 struct Param {
   const char* key;       ///< text key, e.g. "bm"
-  const char* macro;     ///< -D name, e.g. "AG_BM"
+  const char* macro;     ///< -D name, e.g. "AG_BM"; nullptr: read by the host's launch only
   int P::*field;
   std::vector<int> values;  ///< allowed values; empty: any of lo..hi
   int lo = 0, hi = 0;
@@ -80,10 +80,11 @@ class ParamTable {
     return true;
   }
 
-  /// "-DAG_BM=128", ... for every row, present in the text or not.
+  /// "-DAG_BM=128", ... for every row with a macro, present in the text or not.
   std::vector<std::string> defines(const P& p) const {
     std::vector<std::string> out;
-    for (const Param<P>& r : rows_) out.push_back(std::string("-D") + r.macro + "=" + std::to_string(p.*r.field));
+    for (const Param<P>& r : rows_)
+      if (r.macro) out.push_back(std::string("-D") + r.macro + "=" + std::to_string(p.*r.field));
     return out;
   }
 

@@ -2,10 +2,12 @@
 // (kernel_templates/sgemm_tf32x3wg.cu): each operand split into two TF32
 // parts by a producer warpgroup, three wgmma products per k8 step, issued by
 // one or two consumer warpgroups (sm_90a, compute capability 9.0 only).
-// Operands arrive by TMA, so it implements the aligned problem class only.
-// Opt-in: it has no default and is only ever chosen by tuning. Split-K (a
-// workspace of partial tiles and a reduction kernel) for few output tiles;
-// strided batches in grid z.
+// Operands arrive by TMA, which needs the aligned class: an unaligned problem
+// runs with the pre-pass (pp=1), which copies each unaligned operand into
+// the workspace with aligned rows first (and C back after). Opt-in: it has no
+// default and is only ever chosen by tuning. Split-K (a workspace of partial
+// tiles and a reduction kernel) for few output tiles; strided batches of the
+// aligned class in grid z.
 #pragma once
 
 #include "autogemm/tabled_family.h"
@@ -26,6 +28,7 @@ struct Tf32x3WgParams {
   int drain = 0;    ///< slices per accumulator drain (0: never)
   int swizzle = 1;  ///< block raster group height
   int split_k = 1;  ///< K slices in separate blocks, folded by a second kernel (1: none)
+  int pre_pass = 0; ///< 1: unaligned operands copied to aligned rows in the workspace first
 
   bool operator==(const Tf32x3WgParams& o) const;
 };
@@ -41,13 +44,16 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
   std::optional<KernelConfig> default_config(const Problem& p) const override;
   int threads(const KernelConfig& c) const override;
   size_t smem_bytes(const KernelConfig& c) const override;
-  /// sk > 1: the counter area, then sk partial tiles of M rows of N rounded up to 4.
+  /// The counter area, then (sk > 1) sk partial tiles of M rows of N rounded
+  /// up to 4, then (pp=1) the staged operands; 0 for neither.
   size_t workspace_floats(const KernelConfig& c, const Problem& p) const override;
   size_t workspace_counter_floats(const KernelConfig&) const override { return 0; }
   /// Without split-K: a strided batch runs in grid z (3-D tensor maps).
   bool batches(const KernelConfig& c) const override { return params(c).split_k == 1; }
   /// A borrowed split-K config must still leave each K run its pipeline's depth.
   bool worth_borrowing(const KernelConfig& c, const Problem& p) const override;
+  /// A borrowed config in p's layouts, with the pre-pass where p is unaligned.
+  std::optional<KernelConfig> fitted(const KernelConfig& c, const Problem& p) const override;
   LaunchGeometry geometry(const KernelConfig& c, const Problem& p) const override;
   std::vector<std::string> entry_points(const KernelConfig& c) const override;
   void launch(const KernelConfig& c, const LaunchArgs& a) const override;
@@ -69,6 +75,14 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
   static int tile_registers(const Tf32x3WgParams& t) {
     return t.bn / 2 * (t.drain > 0 ? 2 : 1) + (t.a_regs ? 32 : 0);  // + a slice's A pieces
   }
+  /// Where the pre-pass stages A, B and C in the workspace (floats from its
+  /// start, each 128-byte aligned, rows padded to 4 floats), and the end of
+  /// what the config uses. C is staged only without split-K (the fold
+  /// writes C element by element, at any alignment).
+  struct Staging {
+    size_t a = 0, b = 0, c = 0, end = 0;
+  };
+  static Staging staging(const Tf32x3WgParams& t, const Problem& p);
 
  protected:
   bool constraints_hold(const Tf32x3WgParams& p, const KernelConfig& c, std::string* why) const override;

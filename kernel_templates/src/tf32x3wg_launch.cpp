@@ -1,0 +1,143 @@
+// The tf32x3wg family's launch: the pre-pass that stages unaligned operands
+// in the workspace, the operands' 3-D tensor maps, the main kernel over the
+// grid (tiles, split-K runs, products) and the split-K fold.
+#include <algorithm>
+#include <cstdint>
+
+#include "autogemm/cuda_driver.h"
+#include "autogemm/kernel_config.h"
+#include "autogemm/tf32x3wg_family.h"
+
+namespace autogemm {
+
+namespace {
+
+/// One operand as TMA reads it: `count` row-major FP32 matrices of `rows` x
+/// `cols` (cols contiguous, `ld` floats apart), `stride` floats apart.
+struct OperandView {
+  const float* base;
+  int64_t rows, cols, ld;
+  int64_t count = 1, stride = 0;
+};
+
+/// A 3-D tensor map over `v` (the matrices its outer dimension) read in
+/// boxes of box_rows x box_cols of one matrix, zero-filled outside it.
+CUtensorMap tensor_map(const OperandView& v, int box_rows, int box_cols,
+                       CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE) {
+  CUtensorMap map;
+  // A dimension of 0 (K = 0: no slice is ever loaded) is not encodable; a
+  // single matrix's outer stride is its extent (never stepped over).
+  const int64_t rows = std::max<int64_t>(v.rows, 1), ld = std::max<int64_t>(v.ld, 4);
+  const bool many = v.count > 1 && v.stride != 0;
+  const cuuint64_t dims[3] = {cuuint64_t(std::max<int64_t>(v.cols, 1)), cuuint64_t(rows),
+                              cuuint64_t(many ? v.count : 1)};
+  const cuuint64_t strides[2] = {cuuint64_t(ld) * sizeof(float),
+                                 cuuint64_t(many ? v.stride : rows * ld) * sizeof(float)};
+  const cuuint32_t box[3] = {cuuint32_t(box_cols), cuuint32_t(box_rows), 1};
+  const cuuint32_t elem_strides[3] = {1, 1, 1};
+  check(driver().cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, const_cast<float*>(v.base), dims,
+                                        strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                        swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+        "cuTensorMapEncodeTiled");
+  return map;
+}
+
+constexpr int kSliceK = 32;  // AG_BK in sgemm_tf32x3wg.cu
+
+int64_t up4(int64_t v) { return (v + 3) / 4 * 4; }
+
+bool aligned_rows(const void* p, int64_t ld) { return reinterpret_cast<uintptr_t>(p) % 16 == 0 && ld % 4 == 0; }
+
+CUdeviceptr device(const void* p) { return reinterpret_cast<CUdeviceptr>(p); }
+
+/// Enqueues a copy of `rows` rows of `cols` floats, `ld_src` floats apart at
+/// `src`, to rows `ld_dst` floats apart at `dst`.
+void copy_rows(CUdeviceptr dst, int64_t ld_dst, CUdeviceptr src, int64_t ld_src, int64_t rows, int64_t cols,
+               CUstream stream) {
+  if (rows == 0 || cols == 0) return;
+  CUDA_MEMCPY2D c{};
+  c.srcMemoryType = CU_MEMORYTYPE_DEVICE, c.srcDevice = src, c.srcPitch = size_t(ld_src) * sizeof(float);
+  c.dstMemoryType = CU_MEMORYTYPE_DEVICE, c.dstDevice = dst, c.dstPitch = size_t(ld_dst) * sizeof(float);
+  c.WidthInBytes = size_t(cols) * sizeof(float), c.Height = size_t(rows);
+  check(driver().cuMemcpy2DAsync(&c, stream), "cuMemcpy2DAsync(tf32x3wg pre-pass)");
+}
+
+/// The call with every operand the kernel cannot read or write as it is
+/// (pointer or leading dimension off 16 bytes) replaced by its aligned copy
+/// in the workspace, copied in on the stream; *staged_c says where C went
+/// (0: nowhere). A and B are not read when alpha is 0, nor C when beta is 0.
+CanonicalCall stage(const Tf32x3WgParams& t, const LaunchArgs& a, CUdeviceptr* staged_c) {
+  CanonicalCall call = a.call;
+  Problem& p = call.problem;
+  const Tf32x3WgFamily::Staging at = Tf32x3WgFamily::staging(t, p);
+  const auto slot = [&](size_t floats) { return a.workspace + floats * sizeof(float); };
+  *staged_c = 0;
+  if (call.alpha != 0.f && !aligned_rows(call.a, p.lda)) {
+    const int64_t rows = p.trans_a ? p.k : p.m, cols = p.trans_a ? p.m : p.k;
+    copy_rows(slot(at.a), up4(cols), device(call.a), p.lda, rows, cols, a.stream);
+    call.a = reinterpret_cast<const float*>(slot(at.a)), p.lda = up4(cols);
+  }
+  if (call.alpha != 0.f && !aligned_rows(call.b, p.ldb)) {
+    const int64_t rows = p.trans_b ? p.n : p.k, cols = p.trans_b ? p.k : p.n;
+    copy_rows(slot(at.b), up4(cols), device(call.b), p.ldb, rows, cols, a.stream);
+    call.b = reinterpret_cast<const float*>(slot(at.b)), p.ldb = up4(cols);
+  }
+  if (t.split_k == 1 && !aligned_rows(call.c, p.ldc)) {
+    if (call.beta != 0.f) copy_rows(slot(at.c), up4(p.n), device(call.c), p.ldc, p.m, p.n, a.stream);
+    *staged_c = slot(at.c);
+    call.c = reinterpret_cast<float*>(slot(at.c)), p.ldc = up4(p.n);
+  }
+  p.aligned = true;
+  return call;
+}
+
+/// The main kernel on `call` (aligned class): grid (tiles, split-K runs,
+/// products), grid z in launches of at most 65535 products.
+void launch_main(const Tf32x3WgParams& t, const LaunchGeometry& g, const CanonicalCall& call, const LaunchArgs& a) {
+  const Problem& p = call.problem;
+  const int bm = Tf32x3WgFamily::block_m(t);
+  // Boxes of one K slice in each operand's global order (sgemm_tf32x3wg.cu):
+  // A is M x K (k contiguous) or, transposed, K x M; B is K x N or N x K.
+  // With A in registers, A lands in the 128-byte swizzled layout the
+  // consumers read (a 32-float box row is exactly one swizzle row).
+  const int64_t batch = std::max<int64_t>(1, p.batch);
+  const OperandView va = p.trans_a ? OperandView{call.a, p.k, p.m, p.lda, batch, p.stride_a}
+                                   : OperandView{call.a, p.m, p.k, p.lda, batch, p.stride_a};
+  const OperandView vb = p.trans_b ? OperandView{call.b, p.n, p.k, p.ldb, batch, p.stride_b}
+                                   : OperandView{call.b, p.k, p.n, p.ldb, batch, p.stride_b};
+  CUtensorMap map_a = p.trans_a  ? tensor_map(va, kSliceK, bm)
+                      : t.a_regs ? tensor_map(va, bm, kSliceK, CU_TENSOR_MAP_SWIZZLE_128B)
+                                 : tensor_map(va, bm, kSliceK);
+  CUtensorMap map_b = p.trans_b ? tensor_map(vb, t.bn, kSliceK) : tensor_map(vb, kSliceK, t.bn);
+  int m = int(p.m), n = int(p.n), k = int(p.k), z_first = 0;
+  float alpha = call.alpha, beta = call.beta;
+  CUdeviceptr pa = device(call.a), pb = device(call.b), pc = device(call.c), ws = a.workspace;
+  long long lda = p.lda, ldb = p.ldb, ldc = p.ldc;
+  long long sa = batch > 1 ? p.stride_a : 0, sb = batch > 1 ? p.stride_b : 0, sc = batch > 1 ? p.stride_c : 0;
+  void* args[] = {&m, &n, &k, &alpha, &pa, &lda, &pb, &ldb, &beta, &pc, &ldc, &ws, &sa, &sb, &sc, &z_first, &map_a, &map_b};
+  constexpr int64_t kMaxZ = 65535;
+  for (int64_t first = 0; first < batch; first += kMaxZ) {
+    z_first = int(first);
+    const unsigned z = unsigned(std::min(kMaxZ, batch - first));
+    check(driver().cuLaunchKernel(a.functions.at(0), g.grid_x, g.grid_y, z, g.block, 1, 1, g.smem, a.stream, args,
+                                  nullptr),
+          "cuLaunchKernel(agemm_tf32x3wg)");
+  }
+}
+
+}  // namespace
+
+void Tf32x3WgFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
+  const Tf32x3WgParams& t = params(c);
+  const Problem& p = a.call.problem;
+  CUdeviceptr staged_c = 0;
+  const CanonicalCall call = t.pre_pass == 1 && !p.aligned ? stage(t, a, &staged_c) : a.call;
+  launch_main(t, geometry(c, p), call, a);
+  // The result back where the caller wants it.
+  if (staged_c) copy_rows(device(a.call.c), p.ldc, staged_c, call.problem.ldc, p.m, p.n, a.stream);
+  // sk > 1: the second kernel folds the partial tiles into the caller's C, over the GPU.
+  if (t.split_k > 1) launch_reduce_kernel(a.functions.at(1), a, "cuLaunchKernel(agemm_tf32x3wg_reduce)");
+}
+
+}  // namespace autogemm
