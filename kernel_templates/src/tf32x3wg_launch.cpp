@@ -66,21 +66,22 @@ void copy_rows(CUdeviceptr dst, int64_t ld_dst, CUdeviceptr src, int64_t ld_src,
 /// The call with every operand the kernel cannot read or write as it is
 /// (pointer or leading dimension off 16 bytes) replaced by its aligned copy
 /// in the workspace, copied in on the stream; *staged_c says where C went
-/// (0: nowhere). A and B are not read when alpha is 0, nor C when beta is 0.
+/// (0: nowhere). A and B are not copied when alpha is 0 (never read), nor C
+/// when beta is 0.
 CanonicalCall stage(const Tf32x3WgParams& t, const LaunchArgs& a, CUdeviceptr* staged_c) {
   CanonicalCall call = a.call;
   Problem& p = call.problem;
   const Tf32x3WgFamily::Staging at = Tf32x3WgFamily::staging(t, p);
   const auto slot = [&](size_t floats) { return a.workspace + floats * sizeof(float); };
   *staged_c = 0;
-  if (call.alpha != 0.f && !aligned_rows(call.a, p.lda)) {
+  if (!aligned_rows(call.a, p.lda)) {
     const int64_t rows = p.trans_a ? p.k : p.m, cols = p.trans_a ? p.m : p.k;
-    copy_rows(slot(at.a), up4(cols), device(call.a), p.lda, rows, cols, a.stream);
+    if (call.alpha != 0.f) copy_rows(slot(at.a), up4(cols), device(call.a), p.lda, rows, cols, a.stream);
     call.a = reinterpret_cast<const float*>(slot(at.a)), p.lda = up4(cols);
   }
-  if (call.alpha != 0.f && !aligned_rows(call.b, p.ldb)) {
+  if (!aligned_rows(call.b, p.ldb)) {
     const int64_t rows = p.trans_b ? p.n : p.k, cols = p.trans_b ? p.k : p.n;
-    copy_rows(slot(at.b), up4(cols), device(call.b), p.ldb, rows, cols, a.stream);
+    if (call.alpha != 0.f) copy_rows(slot(at.b), up4(cols), device(call.b), p.ldb, rows, cols, a.stream);
     call.b = reinterpret_cast<const float*>(slot(at.b)), p.ldb = up4(cols);
   }
   if (t.split_k == 1 && !aligned_rows(call.c, p.ldc)) {
@@ -102,10 +103,16 @@ void launch_main(const Tf32x3WgParams& t, const LaunchGeometry& g, const Canonic
   // With A in registers, A lands in the 128-byte swizzled layout the
   // consumers read (a 32-float box row is exactly one swizzle row).
   const int64_t batch = std::max<int64_t>(1, p.batch);
-  const OperandView va = p.trans_a ? OperandView{call.a, p.k, p.m, p.lda, batch, p.stride_a}
-                                   : OperandView{call.a, p.m, p.k, p.lda, batch, p.stride_a};
-  const OperandView vb = p.trans_b ? OperandView{call.b, p.n, p.k, p.ldb, batch, p.stride_b}
-                                   : OperandView{call.b, p.k, p.n, p.ldb, batch, p.stride_b};
+  OperandView va = p.trans_a ? OperandView{call.a, p.k, p.m, p.lda, batch, p.stride_a}
+                             : OperandView{call.a, p.m, p.k, p.lda, batch, p.stride_a};
+  OperandView vb = p.trans_b ? OperandView{call.b, p.n, p.k, p.ldb, batch, p.stride_b}
+                             : OperandView{call.b, p.k, p.n, p.ldb, batch, p.stride_b};
+  // Where no slice is read (alpha 0: A and B may be null; K 0), the maps
+  // are encoded over an aligned address that is never read.
+  if (call.alpha == 0.f || p.k == 0) {
+    const float* any = a.workspace ? reinterpret_cast<const float*>(a.workspace) : call.c;
+    va = vb = OperandView{any, 1, 4, 4};
+  }
   CUtensorMap map_a = p.trans_a  ? tensor_map(va, kSliceK, bm)
                       : t.a_regs ? tensor_map(va, bm, kSliceK, CU_TENSOR_MAP_SWIZZLE_128B)
                                  : tensor_map(va, bm, kSliceK);
