@@ -37,8 +37,12 @@
 #include "autogemm/verifier.h"
 #include "autogemm/shape_spec.h"
 #include "bench_plot.h"
+#include "bench_report.h"
 
 using namespace autogemm;
+using autogemm::bench::Overhead;
+using autogemm::bench::Row;
+using autogemm::bench::Side;
 
 namespace {
 
@@ -104,30 +108,15 @@ DispatchedPlan dispatched_plan(const CanonicalCall& c) {
   return out;
 }
 
-/// One more side of a row (--fp32-accurate): speed, errors, whether it verified.
-/// Element-wise errors of every side are against the FFMA bound, so they compare.
-struct Side {
-  double tflops = 0, err = 0, worst = 0;  ///< worst: max |out - ref| / the element's bound
-  bool ok = false;
-  std::string config;
-};
-
-struct Row {
-  std::string shape, config;
-  double ag_tflops = 0, cb_tflops = 0, ag_err = 0, cb_err = 0, ag_worst = 0, cb_worst = 0;
-  Timing ag, cb;
-  bool ag_ok = false, cb_ok = false;
-  std::optional<Side> accurate, tf32;  ///< autogemm in fp32_accurate mode; cuBLAS TF32
-};
-
 struct Session {
   const DeviceInfo& dev;
   Stream& stream;
   Benchmark& bench;
   cublasHandle_t cublas;
   TimingOptions topt;
-  bool rotate = true;                    ///< --timing rotate
+  bool rotate = true;                    ///< --timing rotate or both
   bool warm = false;                     ///< --timing warm (neither: flush)
+  bool both = false;                     ///< --timing both: warm too, after rotating
   cublasHandle_t cublas_tf32 = nullptr;  ///< --fp32-accurate: TF32 tensor cores (error reference)
   std::unique_ptr<RotatingOperands> copies;  ///< the current shape's, when rotating
   int spread = 0;                        ///< the inputs' exponent spread (Verifier)
@@ -216,9 +205,16 @@ Row measure_shape(Session& s, const ShapeSpec& spec, double* first_call_ms) {
   row.cb_ok = vc.ok;
   row.cb_err = vc.rel_error;
   row.cb_worst = vc.worst_ratio;
-  row.cb = time_calls(s, call, [&](const CanonicalCall& c, CUstream) { run_cublas(s.cublas, c); });
+  const auto cublas = [&](const CanonicalCall& c, CUstream) { run_cublas(s.cublas, c); };
+  row.cb = time_calls(s, call, cublas);
   row.ag_tflops = p.flops() / (row.ag.median_ms * 1e9);
   row.cb_tflops = p.flops() / (row.cb.median_ms * 1e9);
+  if (s.both) {  // the same calls on a warm L2, beside the rotating figures
+    s.warm = true;
+    row.ag_warm_tflops = p.flops() / (time_calls(s, call, run_autogemm_checked).median_ms * 1e9);
+    row.cb_warm_tflops = p.flops() / (time_calls(s, call, cublas).median_ms * 1e9);
+    s.warm = false;
+  }
   if (s.cublas_tf32) {
     row.accurate = measure_accurate(s, ver, p);
     row.tf32 = measure_tf32(s, ver, p);
@@ -245,10 +241,6 @@ double host_us_per_call(Stream& stream, int calls, const std::function<void()>& 
   stream.synchronize();
   return us / (((calls + batch - 1) / batch) * batch);
 }
-
-struct Overhead {
-  double dispatch_us = -1, bare_us = -1;
-};
 
 /// Host cost of a dispatch on a seen shape against a bare cuLaunchKernel of
 /// the very same kernel (tiny problem: the GPU queue never fills up). Skipped,
@@ -279,81 +271,6 @@ Overhead measure_overhead(Session& s, int calls) {
   return o;
 }
 
-double geomean_ratio(const std::vector<Row>& rows) {
-  double log_sum = 0;
-  for (const Row& r : rows) log_sum += std::log(r.ag_tflops / r.cb_tflops);
-  return rows.empty() ? 0 : std::exp(log_sum / double(rows.size()));
-}
-
-nlohmann::json to_json(const DeviceInfo& dev, const std::vector<Row>& rows, const Overhead& o, double first_ms,
-                       const std::string& timing, int spread) {
-  nlohmann::json js;
-  js["device"] = dev.name;
-  js["timing"] = timing;
-  js["exponent_spread"] = spread;
-  js["shapes"] = nlohmann::json::array();
-  for (const Row& r : rows)
-    js["shapes"].push_back({{"shape", r.shape}, {"autogemm_tflops", r.ag_tflops}, {"cublas_tflops", r.cb_tflops},
-                            {"ratio", r.ag_tflops / r.cb_tflops}, {"autogemm_rel_error", r.ag_err},
-                            {"cublas_rel_error", r.cb_err}, {"autogemm_verified", r.ag_ok},
-                            {"cublas_verified", r.cb_ok}, {"autogemm_median_ms", r.ag.median_ms},
-                            {"cublas_median_ms", r.cb.median_ms}, {"autogemm_iqr_ms", r.ag.iqr_ms},
-                            {"cublas_iqr_ms", r.cb.iqr_ms}, {"config", r.config},
-                            {"autogemm_worst_to_bound", r.ag_worst}, {"cublas_worst_to_bound", r.cb_worst}});
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    if (!r.accurate) continue;
-    js["shapes"][i]["fp32_accurate"] = {{"tflops", r.accurate->tflops}, {"rel_error", r.accurate->err},
-                                        {"verified", r.accurate->ok}, {"config", r.accurate->config},
-                                        {"ratio_to_cublas_sgemm", r.accurate->tflops / r.cb_tflops},
-                                        {"worst_to_bound", r.accurate->worst}};
-    js["shapes"][i]["cublas_tf32"] = {
-        {"tflops", r.tf32->tflops}, {"rel_error", r.tf32->err}, {"worst_to_bound", r.tf32->worst}};
-  }
-  js["geomean_ratio"] = geomean_ratio(rows);
-  js["first_autogemm_call_ms"] = first_ms;
-  if (o.dispatch_us >= 0) {
-    js["dispatch_us"] = o.dispatch_us;
-    js["bare_launch_us"] = o.bare_us;
-  }
-  return js;
-}
-
-void print_overhead(const Overhead& o, double first_ms);
-
-void print_results(const std::vector<Row>& rows, const Overhead& o, double first_ms, const std::string& timing) {
-  std::printf("\n%-22s %9s %9s %6s %9s %9s  %s\n", "shape", "autogemm", "cuBLAS", "ratio", "err(ag)", "err(cb)",
-              "autogemm config");
-  for (const Row& r : rows)
-    std::printf("%-22s %9.2f %9.2f %6.3f %9.1e %9.1e  %s%s\n", r.shape.c_str(), r.ag_tflops, r.cb_tflops,
-                r.ag_tflops / r.cb_tflops, r.ag_err, r.cb_err, r.config.c_str(), r.ag_ok ? "" : "  WRONG");
-  std::printf("geometric mean autogemm/cuBLAS over %zu shapes: %.3f   (TFLOP/s, median of event-timed runs, %s)\n",
-              rows.size(), geomean_ratio(rows),
-              timing == "rotate" ? "back to back over operand copies exceeding L2"
-              : timing == "warm" ? "back to back on the same operands, warm L2"
-                                 : "L2 flushed before each call");
-  if (rows.empty() || !rows[0].accurate) return print_overhead(o, first_ms);
-  std::printf("\n%-22s %9s %6s %9s %9s %9s  %s\n", "shape", "fp32-acc", "ratio", "err(acc)", "cb-tf32",
-              "err(tf32)", "fp32_accurate config");
-  double log_sum = 0;
-  for (const Row& r : rows) {
-    log_sum += std::log(r.accurate->tflops / r.cb_tflops);
-    std::printf("%-22s %9.2f %6.3f %9.1e %9.2f %9.1e  %s%s\n", r.shape.c_str(), r.accurate->tflops,
-                r.accurate->tflops / r.cb_tflops, r.accurate->err, r.tf32->tflops, r.tf32->err,
-                r.accurate->config.c_str(), r.accurate->ok ? "" : "  WRONG");
-  }
-  std::printf("geometric mean fp32_accurate/cuBLAS SGEMM over %zu shapes: %.3f\n", rows.size(),
-              std::exp(log_sum / double(rows.size())));
-  print_overhead(o, first_ms);
-}
-
-void print_overhead(const Overhead& o, double first_ms) {
-  if (o.dispatch_us >= 0)
-    std::printf("host time per call: autogemm_sgemm %.2f us, bare cuLaunchKernel %.2f us (+%.2f us)\n",
-                o.dispatch_us, o.bare_us, o.dispatch_us - o.bare_us);
-  std::printf("first autogemm_sgemm call in this process: %.2f ms\n", first_ms);
-}
-
 struct Options {
   int device = 0;
   std::vector<std::string> shapes;
@@ -376,9 +293,10 @@ int run(const Options& opt, const std::vector<ShapeSpec>& specs) {
   Stream stream;
   cublas_check(cublasSetStream(h, reinterpret_cast<cudaStream_t>(stream.get())), "cublasSetStream");
   Benchmark bench(dev, stream.get());
-  Session s{dev, stream, bench, h, TimingOptions{}, true, false, nullptr, nullptr, 0};
-  s.rotate = opt.timing == "rotate";
+  Session s{dev, stream, bench, h, TimingOptions{}, true, false, false, nullptr, nullptr, 0};
+  s.rotate = opt.timing == "rotate" || opt.timing == "both";
   s.warm = opt.timing == "warm";
+  s.both = opt.timing == "both";
   s.spread = opt.spread;
   if (opt.fp32_accurate) {
     cublas_check(cublasCreate(&s.cublas_tf32), "cublasCreate");
@@ -394,8 +312,9 @@ int run(const Options& opt, const std::vector<ShapeSpec>& specs) {
   const Overhead o = opt.overhead_calls > 0 ? measure_overhead(s, opt.overhead_calls) : Overhead{};
   cublasDestroy(h);
   if (s.cublas_tf32) cublasDestroy(s.cublas_tf32);
-  print_results(rows, o, first_ms, opt.timing);
-  const nlohmann::json js = to_json(dev, rows, o, first_ms, opt.timing, opt.spread);
+  const bench::RunInfo info{dev.name, opt.timing, opt.spread, first_ms};
+  bench::print_results(info, rows, o);
+  const nlohmann::json js = bench::to_json(info, rows, o);
   if (!opt.json_out.empty()) {
     std::ofstream f(opt.json_out);
     f << js.dump(2) << "\n";
@@ -452,8 +371,8 @@ int main(int argc, char** argv) {
   app.add_option("--timing", opt.timing,
                  "rotate (default): calls back to back over copies of the operands exceeding L2; warm: back to "
                  "back on the same operands (what fits in L2 stays); flush: one call per event pair, L2 "
-                 "overwritten before each")
-      ->check(CLI::IsMember({"rotate", "warm", "flush"}));
+                 "overwritten before each; both: rotate, then warm beside it (a second table and geometric mean)")
+      ->check(CLI::IsMember({"rotate", "warm", "flush", "both"}));
   app.add_option("--overhead-calls", opt.overhead_calls, "calls timed for the host dispatch overhead (0: skip)");
   app.add_flag("--fp32-accurate", opt.fp32_accurate,
                "also measure autogemm in math mode fp32_accurate (tensor-core 3xTF32 families) and cuBLAS with "
