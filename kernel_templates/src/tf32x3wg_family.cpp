@@ -124,7 +124,7 @@ Tf32x3WgFamily::Staging Tf32x3WgFamily::staging(const Tf32x3WgParams& t, const P
   const auto up = [](int64_t v, int64_t q) { return size_t((v + q - 1) / q * q); };
   Staging s;
   s.end = t.split_k > 1 ? kWorkspaceCounterFloats + size_t(t.split_k) * size_t(p.m) * up(p.n, 4) : 0;
-  if (t.pre_pass == 0) return s;
+  if (t.pre_pass == 0 || p.aligned) return s;  // an aligned problem is never staged
   s.a = up(int64_t(std::max(s.end, kWorkspaceCounterFloats)), 32);
   s.b = s.a + up(int64_t((p.trans_a ? p.k : p.m) * up(p.trans_a ? p.m : p.k, 4)), 32);
   s.c = s.b + up(int64_t((p.trans_b ? p.n : p.k) * up(p.trans_b ? p.k : p.n, 4)), 32);

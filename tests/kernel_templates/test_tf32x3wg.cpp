@@ -89,6 +89,8 @@ TEST(Tf32x3Wg, PrePassStagesAfterTheCountersAndThePartials) {
   EXPECT_EQ(s.c, s.b + up32(509 * 260));
   EXPECT_EQ(s.end, s.c + 127 * 260);
   EXPECT_EQ(KernelConfig(t, false, false).workspace_floats(p), s.end);
+  EXPECT_EQ(KernelConfig(t, false, false).workspace_floats(problem(128, 256, 512, 0, true)), 0u)
+      << "a borrowed pre-pass config stages nothing for an aligned problem";
   t.split_k = 4;
   s = Tf32x3WgFamily::staging(t, p);
   EXPECT_EQ(s.a, up32(autogemm::kWorkspaceCounterFloats + 4 * 127 * 260));

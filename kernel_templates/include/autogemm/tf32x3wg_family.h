@@ -77,8 +77,9 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
   }
   /// Where the pre-pass stages A, B and C in the workspace (floats from its
   /// start, each 128-byte aligned, rows padded to 4 floats), and the end of
-  /// what the config uses. C is staged only without split-K (the fold
-  /// writes C element by element, at any alignment).
+  /// what the config uses; nothing is staged for an aligned problem. C is
+  /// staged only without split-K (the fold writes C element by element, at
+  /// any alignment).
   struct Staging {
     size_t a = 0, b = 0, c = 0, end = 0;
   };
