@@ -63,13 +63,22 @@ std::string get_family(const json& j) {
   return config.substr(0, config.find(' '));
 }
 
+// "timing" ("rotate" or "warm"); an export written before it existed was timed rotating.
+autogemm::TimingRegime get_timing(const json& j) {
+  const std::string t = j.value("timing", std::string("rotate"));
+  auto parsed = autogemm::parse_timing_regime(t);
+  if (!parsed) throw std::runtime_error("unknown timing regime '" + t + "' (rotate or warm)");
+  return *parsed;
+}
+
 }  // namespace
 
 json winner_json(const WinnerRecord& w) {
   json j = {{"family", w.family},       {"config", w.config},
             {"template_hash", w.template_hash},
             {"median_ms", w.median_ms}, {"spread_ms", w.spread_ms},
-            {"gflops", w.gflops},       {"tuned_at", w.tuned_at}};
+            {"gflops", w.gflops},       {"tuned_at", w.tuned_at},
+            {"timing", autogemm::to_string(w.timing)}};
   put_shape(j, w.shape);
   return j;
 }
@@ -84,6 +93,7 @@ WinnerRecord get_winner(const json& j) {
   w.spread_ms = j.at("spread_ms").get<double>();
   w.gflops = j.at("gflops").get<double>();
   w.tuned_at = j.at("tuned_at").get<int64_t>();
+  w.timing = get_timing(j);
   return w;
 }
 
@@ -96,7 +106,8 @@ json trial_json(const TrialRow& r) {
             {"spread_ms", r.trial.spread_ms},
             {"gflops", r.trial.gflops},
             {"detail", r.trial.detail},
-            {"recorded_at", r.recorded_at}};
+            {"recorded_at", r.recorded_at},
+            {"timing", autogemm::to_string(r.trial.timing)}};
   put_shape(j, r.shape);
   return j;
 }
@@ -116,6 +127,7 @@ TrialRow get_trial(const json& j) {
   r.trial.gflops = j.at("gflops").get<double>();
   r.trial.detail = j.value("detail", std::string());
   r.recorded_at = j.at("recorded_at").get<int64_t>();
+  r.trial.timing = get_timing(j);
   return r;
 }
 

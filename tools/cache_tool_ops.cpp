@@ -59,7 +59,7 @@ int cmd_list(const std::string& db, const ListFilter& f, bool as_json) {
         j["device"] = device_json(d);
         out.push_back(std::move(j));
         rows.push_back({d.name, layout(w.shape), dims(w.shape), w.shape.aligned ? "yes" : "no", w.family, w.config,
-                        fixed(w.gflops, 1), utc(w.tuned_at)});
+                        fixed(w.gflops, 1), to_string(w.timing), utc(w.tuned_at)});
       }
       continue;
     }
@@ -79,7 +79,7 @@ int cmd_list(const std::string& db, const ListFilter& f, bool as_json) {
                         rows);
   else
     print_json_or_table(as_json, out,
-                        {"device", "layout", "MxNxK", "aligned", "family", "config", "GFLOP/s", "when"}, rows);
+                        {"device", "layout", "MxNxK", "aligned", "family", "config", "GFLOP/s", "timing", "when"}, rows);
   return 0;
 }
 

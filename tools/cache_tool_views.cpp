@@ -111,7 +111,8 @@ int cmd_show(const std::string& db, const std::string& shape_text, const std::st
       entry["winners"].push_back(winner_json(w));
       families.insert(w.family);
       winner_rows.push_back({w.shape.aligned ? "yes" : "no", w.family, w.config, fixed(w.median_ms, 4),
-                             fixed(w.spread_ms, 4), fixed(w.gflops, 1), w.template_hash.substr(0, 12), utc(w.tuned_at)});
+                             fixed(w.spread_ms, 4), fixed(w.gflops, 1), to_string(w.timing),
+                             w.template_hash.substr(0, 12), utc(w.tuned_at)});
     }
     std::vector<TrialRow> trials;
     for (const TrialRow& r : cache->load_all_trials(d))
@@ -142,7 +143,8 @@ int cmd_show(const std::string& db, const std::string& shape_text, const std::st
               << d.nvrtc_version << "), " << layout(want) << " " << dims(want) << ": " << entry["winners"].size()
               << " winner(s), " << trials.size() << " trial(s), " << calls << " recorded call(s)\n";
     if (!winner_rows.empty())
-      print_table({"aligned", "family", "winner", "ms", "spread", "GFLOP/s", "template", "tuned"}, winner_rows);
+      print_table({"aligned", "family", "winner", "ms", "spread", "GFLOP/s", "timing", "template", "tuned"},
+                  winner_rows);
     if (!trial_rows.empty())
       print_table({"aligned", "family", "config", "status", "ms", "GFLOP/s", "detail"}, trial_rows);
     print_key_meanings(entry["config_keys"]);

@@ -39,7 +39,7 @@ namespace {
 struct Args {
   std::string device = "0";
   std::vector<std::string> shapes, families;
-  std::string shapes_file, db, strategy = "model", json_out, math_mode, suite;
+  std::string shapes_file, db, strategy = "model", json_out, math_mode, suite, timing = "rotate";
   int budget = kDefaultBudget;
   unsigned seed = 1;
   bool force = false, from_record = false, plan = false, unaligned = false, keep_affinity = false;
@@ -83,6 +83,12 @@ void add_options(CLI::App& app, Args& a) {
   app.add_option("--budget", a.budget, "candidates measured per shape and family (model, sampled)")
       ->check(CLI::Range(1, 100000));
   app.add_option("--seed", a.seed, "seed for sampling and input data");
+  app.add_option("--timing", a.timing,
+                 "how candidates are timed: rotate (default: back to back over copies of the operands exceeding L2, "
+                 "as a program streaming through data sees them) or warm (the same operands call after call, in L2, "
+                 "as most applications' repeated calls); the cache records it, and a winner timed the other way is "
+                 "re-tuned")
+      ->check(CLI::IsMember({"rotate", "warm"}));
   app.add_flag("--force", a.force, "re-measure shapes that already have a winner");
   app.add_option("--json", a.json_out, "also write the results as JSON to this file");
   app.add_option("--candidate-timeout", a.candidate_timeout,
@@ -136,6 +142,7 @@ nlohmann::json to_json(const std::string& shape, const ShapeOutcome& o) {
           {"spread_ms", o.best ? o.best->spread_ms : 0.0}, {"candidates", o.measured}, {"resumed", o.resumed},
           {"ruled_out", o.ruled_out},
           {"compile_s", o.cost.compile_s}, {"tune_s", o.cost.wall_s}, {"interrupted", o.interrupted},
+          {"timing", o.best ? to_string(o.best->timing) : ""},
           {"families", fam}};
 }
 
@@ -148,40 +155,6 @@ std::unique_ptr<TuningCache> open_cache(const std::string& path, bool gpu_checke
   return TuningCache::open(path, TuningCache::Mode::ReadWrite);
 }
 
-/// The recorded shapes of `dev` without a tuned entry (all of them with
-/// `force`), most called first.
-std::vector<TuneJob> recorded_jobs(const TuningCache& cache, const DeviceKey& dev, bool force, MathMode mode) {
-  const std::vector<WinnerRecord> winners = cache.load_winners(dev);
-  // In fp32_accurate mode a shape tuned for strict FFMA alone still lacks
-  // the tensor-core families that mode adds.
-  auto counts = [&](const WinnerRecord& w) {
-    if (mode == MathMode::Strict) return true;
-    const KernelFamily* f = find_family(w.family);
-    return f && f->accuracy() == AccuracyClass::Fp32Accurate;
-  };
-  std::vector<TuneJob> jobs;
-  for (const ShapeRequest& r : cache.load_requests(dev)) {
-    const bool tuned =
-        std::any_of(winners.begin(), winners.end(), [&](const WinnerRecord& w) { return w.shape == r.shape && counts(w); });
-    if (tuned && !force) continue;
-    const Problem p = make_problem(r.shape);
-    jobs.push_back({p.to_string(), p});
-  }
-  return jobs;
-}
-
-/// The shapes as given, in the aligned class, or in the unaligned one
-/// (`unaligned`: the kernels an odd pointer or leading dimension gets).
-std::vector<TuneJob> spec_jobs(const std::vector<ShapeSpec>& specs, bool unaligned) {
-  std::vector<TuneJob> jobs;
-  for (const ShapeSpec& s : specs) {
-    Problem p = s.problem();
-    p.aligned = p.aligned && !unaligned;
-    jobs.push_back({s.to_string() + (p.aligned ? "" : " unaligned"), p});
-  }
-  return jobs;
-}
-
 SessionOptions session_options(const Args& a) {
   SessionOptions opt;
   opt.force = a.force;
@@ -190,6 +163,7 @@ SessionOptions session_options(const Args& a) {
   opt.tune.strategy = *parse_strategy(a.strategy);
   opt.tune.budget = a.budget;
   opt.tune.seed = a.seed;
+  opt.tune.timing = *parse_timing_regime(a.timing);
   opt.tune.candidate_timeout_s = a.candidate_timeout;  // 0: the tuner's default for the shape
   return opt;
 }
@@ -289,7 +263,7 @@ int tune_all(const Args& a, TuningCache& cache, const std::vector<ShapeSpec>& sp
   const std::vector<TuneJob> listed = spec_jobs(specs, a.unaligned);
   const std::vector<DeviceWork> work = plan_devices(devices, rank, [&](const DeviceKey& key) {
     if (!a.from_record) return listed;
-    std::vector<TuneJob> jobs = recorded_jobs(cache, key, a.force, session_options(a).tune.math_mode);
+    std::vector<TuneJob> jobs = recorded_jobs(cache, key, a.force, session_options(a).tune);
     log().info("{} recorded shape(s) of {} to tune from {}", jobs.size(), key.name, cache.path());
     return jobs;
   });

@@ -1,10 +1,46 @@
 #include "tune_plan.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <stdexcept>
 
+#include "autogemm/kernel_families.h"
+
 namespace autogemm {
+
+std::vector<TuneJob> recorded_jobs(const TuningCache& cache, const DeviceKey& dev, bool force,
+                                   const TuneOptions& opt) {
+  const std::vector<WinnerRecord> winners = cache.load_winners(dev);
+  // In fp32_accurate mode a shape tuned for strict FFMA alone still lacks
+  // the tensor-core families that mode adds; a winner timed in the other
+  // regime is tuned again.
+  auto counts = [&](const WinnerRecord& w) {
+    if (w.timing != opt.timing) return false;
+    if (opt.math_mode == MathMode::Strict) return true;
+    const KernelFamily* f = find_family(w.family);
+    return f && f->accuracy() == AccuracyClass::Fp32Accurate;
+  };
+  std::vector<TuneJob> jobs;
+  for (const ShapeRequest& r : cache.load_requests(dev)) {
+    const bool tuned = std::any_of(winners.begin(), winners.end(),
+                                   [&](const WinnerRecord& w) { return w.shape == r.shape && counts(w); });
+    if (tuned && !force) continue;
+    const Problem p = make_problem(r.shape);
+    jobs.push_back({p.to_string(), p});
+  }
+  return jobs;
+}
+
+std::vector<TuneJob> spec_jobs(const std::vector<ShapeSpec>& specs, bool unaligned) {
+  std::vector<TuneJob> jobs;
+  for (const ShapeSpec& s : specs) {
+    Problem p = s.problem();
+    p.aligned = p.aligned && !unaligned;
+    jobs.push_back({s.to_string() + (p.aligned ? "" : " unaligned"), p});
+  }
+  return jobs;
+}
 
 std::vector<TuneJob> rank_share(const std::vector<TuneJob>& jobs, const LaunchRank& rank) {
   std::vector<double> costs;

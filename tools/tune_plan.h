@@ -1,6 +1,6 @@
-// gemm_tune's plan: which shapes this process tunes on which of its GPUs,
-// from the launch rank (mpirun / srun) and the GPUs' device keys
-// (autogemm/fleet.h). No GPU is touched here.
+// gemm_tune's plan: which shapes (given, or recorded and not yet tuned) this
+// process tunes on which of its GPUs, from the launch rank (mpirun / srun)
+// and the GPUs' device keys (autogemm/fleet.h). No GPU is touched here.
 #pragma once
 
 #include <functional>
@@ -10,6 +10,9 @@
 #include "autogemm/device_info.h"
 #include "autogemm/fleet.h"
 #include "autogemm/problem.h"
+#include "autogemm/shape_spec.h"
+#include "autogemm/tuner.h"
+#include "autogemm/tuning_cache.h"
 
 namespace autogemm {
 
@@ -25,6 +28,16 @@ struct DeviceWork {
   DeviceInfo device;
   std::vector<TuneJob> jobs;
 };
+
+/// The shapes an application recorded on `dev` without a tuned entry in
+/// `opt`'s math mode and timing regime (all of them with `force`), most
+/// called first.
+std::vector<TuneJob> recorded_jobs(const TuningCache& cache, const DeviceKey& dev, bool force,
+                                   const TuneOptions& opt);
+
+/// The shapes as given, in the aligned class, or in the unaligned one
+/// (`unaligned`: the kernels an odd pointer or leading dimension gets).
+std::vector<TuneJob> spec_jobs(const std::vector<ShapeSpec>& specs, bool unaligned);
 
 /// This rank's share of `jobs` (balanced by tuning_cost_estimate), in order.
 std::vector<TuneJob> rank_share(const std::vector<TuneJob>& jobs, const LaunchRank& rank);

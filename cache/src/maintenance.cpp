@@ -1,17 +1,57 @@
 // TuningCache: whole-file operations of the cache tool (all cubins for a
-// merge, pruning stale rows, VACUUM). The per-row reads and writes are in
+// merge, the devices, the integrity check, pruning stale rows, VACUUM). The per-row reads and writes are in
 // records.cpp.
 #include "autogemm/tuning_cache.h"
 
+#include <climits>
 #include <optional>
 #include <tuple>
 
 #include "impl.h"
+#include "rows.h"
 
 namespace autogemm {
 
 using detail::Db;
+using detail::SkippedRows;
 using detail::Stmt;
+
+std::string TuningCache::integrity_check() const {
+  auto lock = impl_->enter();
+  Stmt s = impl_->db.prepare("PRAGMA integrity_check");
+  std::string out;
+  while (s.step()) {
+    if (!out.empty()) out += "\n";
+    out += s.column_text(0);
+  }
+  return out;
+}
+
+std::vector<DeviceKey> TuningCache::load_devices() const {
+  auto lock = impl_->enter();
+  Db& db = impl_->db;
+  Stmt s = db.prepare(
+      "SELECT name, cc_major, cc_minor, sm_count, driver_version, nvrtc_version FROM devices "
+      "ORDER BY id");
+  std::vector<DeviceKey> out;
+  SkippedRows skipped(db, "devices");
+  while (s.step()) {
+    auto name = detail::read_key_text(s, 0);
+    std::optional<int64_t> v[5];
+    bool ok = name.has_value();
+    for (int i = 0; i < 5; ++i) {
+      v[i] = detail::read_count(s, i + 1);
+      ok = ok && v[i] && *v[i] <= INT_MAX;
+    }
+    if (!ok) {
+      skipped.add();
+      continue;
+    }
+    out.push_back({*name, static_cast<int>(*v[0]), static_cast<int>(*v[1]),
+                   static_cast<int>(*v[2]), static_cast<int>(*v[3]), static_cast<int>(*v[4])});
+  }
+  return out;
+}
 
 std::vector<StoredCubin> TuningCache::load_all_cubins() const {
   auto lock = impl_->enter();

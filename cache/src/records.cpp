@@ -3,7 +3,6 @@
 #include "autogemm/log.h"
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <ctime>
 
@@ -49,13 +48,13 @@ class TrialWriter {
   TrialWriter(Db& db, int64_t dev_id)
       : s_(db.prepare(
             "INSERT INTO trials (device_id, m, n, k, trans_a, trans_b, aligned, template_hash, "
-            "config, status, median_ms, spread_ms, gflops, detail, recorded_at, family, batch) "
-            "VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?30) "
+            "config, status, median_ms, spread_ms, gflops, detail, recorded_at, family, batch, timing) "
+            "VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?30, ?31) "
             "ON CONFLICT (device_id, m, n, k, trans_a, trans_b, aligned, batch, template_hash, config) "
             "DO UPDATE SET family = excluded.family, status = excluded.status, "
             "median_ms = excluded.median_ms, spread_ms = excluded.spread_ms, "
             "gflops = excluded.gflops, detail = excluded.detail, "
-            "recorded_at = excluded.recorded_at")),
+            "recorded_at = excluded.recorded_at, timing = excluded.timing")),
         dev_id_(dev_id) {}
 
   void write(const ShapeKey& shape, const std::string& family, const std::string& hash,
@@ -66,6 +65,7 @@ class TrialWriter {
     s_.bind(13, hash).bind(14, t.config).bind(15, std::string(to_string(t.status)));
     s_.bind(16, t.median_ms).bind(17, t.spread_ms).bind(18, t.gflops);
     s_.bind(19, t.detail.substr(0, kMaxDetail)).bind(20, at > 0 ? at : now()).bind(21, family);
+    s_.bind(31, std::string(to_string(t.timing)));
     s_.run();
   }
 
@@ -77,7 +77,7 @@ class TrialWriter {
 // The record_winner rule. Returns true if `w` was stored. Only the winner of
 // w's own family is compared and replaced: other families' winners stay.
 bool merge_winner(Db& db, int64_t dev_id, const WinnerRecord& w) {
-  Stmt cur = db.prepare(("SELECT x.template_hash, x.median_ms, x.spread_ms FROM winners AS x "
+  Stmt cur = db.prepare(("SELECT x.template_hash, x.median_ms, x.spread_ms, x.timing FROM winners AS x "
                          "WHERE x.device_id = ?1 AND " +
                          std::string(detail::kShapeMatch) + " AND x.family = ?13")
                             .c_str());
@@ -88,25 +88,27 @@ bool merge_winner(Db& db, int64_t dev_id, const WinnerRecord& w) {
     auto hash = detail::read_key_text(cur, 0);
     auto median = detail::read_amount(cur, 1);
     auto spread = detail::read_amount(cur, 2);
-    // An unreadable incumbent is replaced; so is a stale one (other template).
-    if (hash && *hash == w.template_hash && median && *median > 0 && spread) {
+    // An unreadable incumbent is replaced; so is a stale one (other template)
+    // and one timed in the other regime (its time is not comparable).
+    const bool same_regime = cur.column_type(3) == SQLITE_TEXT && cur.column_text(3) == to_string(w.timing);
+    if (hash && *hash == w.template_hash && same_regime && median && *median > 0 && spread) {
       double noise = std::max(*spread, w.spread_ms);
       if (!(w.median_ms < *median - noise)) return false;
     }
   }
   Stmt put = db.prepare(
       "INSERT INTO winners (device_id, m, n, k, trans_a, trans_b, aligned, config, "
-      "template_hash, median_ms, spread_ms, gflops, tuned_at, family, batch) "
-      "VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?30) "
+      "template_hash, median_ms, spread_ms, gflops, tuned_at, family, batch, timing) "
+      "VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?30, ?31) "
       "ON CONFLICT (device_id, m, n, k, trans_a, trans_b, aligned, batch, family) DO UPDATE SET "
       "config = excluded.config, template_hash = excluded.template_hash, "
       "median_ms = excluded.median_ms, spread_ms = excluded.spread_ms, "
-      "gflops = excluded.gflops, tuned_at = excluded.tuned_at");
+      "gflops = excluded.gflops, tuned_at = excluded.tuned_at, timing = excluded.timing");
   put.bind(1, dev_id);
   detail::bind_shape(put, 7, w.shape);
   put.bind(13, w.config).bind(14, w.template_hash).bind(15, w.median_ms);
   put.bind(16, w.spread_ms).bind(17, w.gflops).bind(18, w.tuned_at > 0 ? w.tuned_at : now());
-  put.bind(19, w.family);
+  put.bind(19, w.family).bind(31, std::string(to_string(w.timing)));
   put.run();
   return true;
 }
@@ -120,13 +122,17 @@ void bind_filter(Stmt& s, const std::string* value) {
   if (value) s.bind(13, *value);
 }
 
+std::optional<TimingRegime> read_timing(const Stmt& s, int col) {
+  return s.column_type(col) == SQLITE_TEXT ? parse_timing_regime(s.column_text(col)) : std::nullopt;
+}
+
 // Winners of `dev`, of one shape and one family where given.
 std::vector<WinnerRecord> select_winners(Db& db, const DeviceKey& dev, const ShapeKey* only,
                                          const std::string* only_family) {
   Stmt s = db.prepare(
       select_for_device(std::string(kShapeCols) +
                             ", x.family, x.config, x.template_hash, x.median_ms, "
-                            "x.spread_ms, x.gflops, x.tuned_at, x.batch",
+                            "x.spread_ms, x.gflops, x.tuned_at, x.batch, x.timing",
                         "winners", only != nullptr,
                         filter("family", only_family) +
                             "ORDER BY x.m, x.n, x.k, x.batch, x.trans_a, x.trans_b, x.aligned, x.family")
@@ -145,12 +151,13 @@ std::vector<WinnerRecord> select_winners(Db& db, const DeviceKey& dev, const Sha
     auto spread = detail::read_amount(s, 10);
     auto gflops = detail::read_amount(s, 11);
     auto tuned = detail::read_count(s, 12);
+    auto timing = read_timing(s, 14);
     if (!shape || !family || !config || !hash || !median || *median <= 0 || !spread ||
-        !gflops || !tuned) {
+        !gflops || !tuned || !timing) {
       skipped.add();
       continue;
     }
-    out.push_back({*shape, *family, *config, *hash, *median, *spread, *gflops, *tuned});
+    out.push_back({*shape, *family, *config, *hash, *median, *spread, *gflops, *tuned, *timing});
   }
   return out;
 }
@@ -161,7 +168,7 @@ std::vector<TrialRow> select_trials(Db& db, const DeviceKey& dev, const ShapeKey
   Stmt s = db.prepare(
       select_for_device(std::string(kShapeCols) +
                             ", x.family, x.template_hash, x.config, x.status, x.median_ms, "
-                            "x.spread_ms, x.gflops, x.detail, x.recorded_at, x.batch",
+                            "x.spread_ms, x.gflops, x.detail, x.recorded_at, x.batch, x.timing",
                         "trials", only != nullptr,
                         filter("template_hash", only_hash) +
                             "ORDER BY x.m, x.n, x.k, x.batch, x.trans_a, x.trans_b, x.aligned, "
@@ -183,14 +190,14 @@ std::vector<TrialRow> select_trials(Db& db, const DeviceKey& dev, const ShapeKey
     auto spread = detail::read_amount(s, 11);
     auto gflops = detail::read_amount(s, 12);
     auto at = detail::read_count(s, 14);
+    auto timing = read_timing(s, 16);
     if (!shape || !family || !hash || !config || !status || !median || !spread || !gflops ||
-        !at) {
+        !at || !timing) {
       skipped.add();
       continue;
     }
     std::string why = s.column_type(13) == SQLITE_TEXT ? s.column_text(13) : std::string();
-    out.push_back(
-        {*shape, *family, *hash, {*config, *status, *median, *spread, *gflops, why}, *at});
+    out.push_back({*shape, *family, *hash, {*config, *status, *median, *spread, *gflops, why, *timing}, *at});
   }
   return out;
 }
@@ -228,13 +235,13 @@ bool TuningCache::record_winner(const DeviceKey& dev, const WinnerRecord& w,
   Stmt run = db.prepare(
       "INSERT INTO tuning_runs (device_id, m, n, k, trans_a, trans_b, aligned, template_hash, "
       "winner_config, winner_stored, candidates, compile_s, wall_s, strategy, finished_at, "
-      "family, batch) VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-      "?21, ?30)");
+      "family, batch, timing) VALUES (?1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+      "?20, ?21, ?30, ?31)");
   run.bind(1, dev_id);
   detail::bind_shape(run, 7, w.shape);
   run.bind(13, w.template_hash).bind(14, w.config).bind(15, stored).bind(16, cost.candidates);
   run.bind(17, cost.compile_s).bind(18, cost.wall_s).bind(19, cost.strategy).bind(20, now());
-  run.bind(21, w.family);
+  run.bind(21, w.family).bind(31, std::string(to_string(w.timing)));
   run.run();
   tx.commit();
   autogemm::log().debug("tuning cache {}: {} winner {} for {}x{}x{} {}", db.path(), w.family,
@@ -301,43 +308,6 @@ std::vector<TrialRecord> TuningCache::load_trials(const DeviceKey& dev, const Sh
 std::vector<TrialRow> TuningCache::load_all_trials(const DeviceKey& dev) const {
   auto lock = impl_->enter();
   return select_trials(impl_->db, dev, nullptr, nullptr);
-}
-
-std::string TuningCache::integrity_check() const {
-  auto lock = impl_->enter();
-  Stmt s = impl_->db.prepare("PRAGMA integrity_check");
-  std::string out;
-  while (s.step()) {
-    if (!out.empty()) out += "\n";
-    out += s.column_text(0);
-  }
-  return out;
-}
-
-std::vector<DeviceKey> TuningCache::load_devices() const {
-  auto lock = impl_->enter();
-  Db& db = impl_->db;
-  Stmt s = db.prepare(
-      "SELECT name, cc_major, cc_minor, sm_count, driver_version, nvrtc_version FROM devices "
-      "ORDER BY id");
-  std::vector<DeviceKey> out;
-  SkippedRows skipped(db, "devices");
-  while (s.step()) {
-    auto name = detail::read_key_text(s, 0);
-    std::optional<int64_t> v[5];
-    bool ok = name.has_value();
-    for (int i = 0; i < 5; ++i) {
-      v[i] = detail::read_count(s, i + 1);
-      ok = ok && v[i] && *v[i] <= INT_MAX;
-    }
-    if (!ok) {
-      skipped.add();
-      continue;
-    }
-    out.push_back({*name, static_cast<int>(*v[0]), static_cast<int>(*v[1]),
-                   static_cast<int>(*v[2]), static_cast<int>(*v[3]), static_cast<int>(*v[4])});
-  }
-  return out;
 }
 
 MergeStats TuningCache::merge(const DeviceKey& dev, const std::vector<WinnerRecord>& winners,

@@ -300,6 +300,8 @@ const Migration kMigrations[] = {
      add_requested_shapes},
     {"a batch bucket in every shape key (strided-batched calls); views show it",  // 4 -> 5
      add_batch_columns},
+    {"a timing regime (rotate or warm) per trial, winner and tuning run; views show it",  // 5 -> 6
+     add_timing_columns},
 };
 
 constexpr int kCurrentVersion = static_cast<int>(sizeof kMigrations / sizeof kMigrations[0]);

@@ -29,6 +29,8 @@ int check_file(const Db& db, bool writable);
 
 /// Migration step 4 -> 5 (schema_batch.cpp): the batch column of every key.
 void add_batch_columns(Db& db);
+/// Migration step 5 -> 6 (schema_timing.cpp): the timing regime of measurements.
+void add_timing_columns(Db& db);
 
 /// Brings an empty or older file to the current version: all steps, and the
 /// application_id and user_version, in one BEGIN IMMEDIATE transaction that is

@@ -121,6 +121,11 @@ TEST(MigrationV3, ReleasedVersion2FileKeepsEveryRow) {
     EXPECT_EQ(raw_query(path, std::string("SELECT group_concat(DISTINCT batch) FROM ") + table),
               std::vector<std::string>{"1"})
         << table;
+  // Every measurement before timing regimes was timed rotating.
+  for (const char* table : {"winners", "trials", "tuning_runs"})
+    EXPECT_EQ(raw_query(path, std::string("SELECT group_concat(DISTINCT timing) FROM ") + table),
+              std::vector<std::string>{"rotate"})
+        << table;
   // The views name the family too.
   EXPECT_EQ(raw_query(path, "SELECT count(*) FROM best_configs WHERE family = 'tiled'")[0], "4");
   EXPECT_EQ(raw_query(path, "SELECT m || ' ' || family || ' ' || trials FROM trial_summary"),

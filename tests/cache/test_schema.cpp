@@ -26,7 +26,7 @@ TEST(Schema, NewFileGetsIdentityVersionAndWal) {
   open_rw(path);
   EXPECT_EQ(pragma(path, "application_id"), 0x4147454D);
   EXPECT_EQ(pragma(path, "user_version"), TuningCache::schema_version());
-  EXPECT_EQ(TuningCache::schema_version(), 5);
+  EXPECT_EQ(TuningCache::schema_version(), 6);
   EXPECT_EQ(raw_query(path, "PRAGMA journal_mode")[0], "wal");
   auto tables = raw_query(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1");
   EXPECT_EQ(tables, (std::vector<std::string>{"cubins", "devices", "requested_shapes", "trials",

@@ -11,7 +11,7 @@ import os
 import struct
 
 OUT = "tests/fuzz/corpus/worker_message"
-MAGIC, VERSION = 0x4B574741, 2
+MAGIC, VERSION = 0x4B574741, 3
 PROBLEM, CANDIDATE, READY, RESULT = 1, 2, 3, 4
 
 
@@ -24,9 +24,10 @@ def frame(kind, payload, version=VERSION, size=None):
     return struct.pack("<IHHI", MAGIC, version, kind, n) + payload
 
 
-problem = struct.pack("<qqqBBBqqqqqqqffIi", 256, 512, 128, 0, 1, 1, 128, 128, 512, 1, 0, 0, 0, 1.0, 0.0, 1, 0)
+problem = struct.pack("<qqqBBBqqqqqqqffIiB", 256, 512, 128, 0, 1, 1, 128, 128, 512, 1, 0, 0, 0, 1.0, 0.0, 1, 0, 0)
 # 64x64x64 NN, 8 products packed tightly.
-batched = struct.pack("<qqqBBBqqqqqqqffIi", 64, 64, 64, 0, 0, 1, 64, 64, 64, 8, 4096, 4096, 4096, 1.0, 0.5, 2, 0)
+# Timed warm (the last byte).
+batched = struct.pack("<qqqBBBqqqqqqqffIiB", 64, 64, 64, 0, 0, 1, 64, 64, 64, 8, 4096, 4096, 4096, 1.0, 0.5, 2, 0, 1)
 config = b"tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=4 sk=1 sw=4 ta=0 tb=0"
 candidate = blob(config) + blob(b"\x7fELF" + bytes(range(60))) + struct.pack("<d", float("inf"))
 ready_ok = struct.pack("<B", 1) + blob(b"")

@@ -147,6 +147,31 @@ TEST_F(Session, ATunedShapeIsSkippedUnlessForced) {
   EXPECT_EQ(re.resumed, 0);
 }
 
+// Tuned rotating, asked for warm timing: the shape is tuned again, nothing
+// of the rotating run is resumed, and every new trial and the winner say warm.
+TEST_F(Session, AWinnerTimedTheOtherWayIsTunedAgainInTheAskedRegime) {
+  TempDir dir;
+  auto cache = TuningCache::open(dir.file("t.db"), TuningCache::Mode::ReadWrite);
+  const ShapeOutcome first = TuningSession(*cache, fake_h200(), options(3)).tune(problem());
+  SessionOptions warm = options(3);
+  warm.tune.timing = TimingRegime::Warm;
+  const ShapeOutcome again = TuningSession(*cache, fake_h200(), warm).tune(problem());
+  EXPECT_EQ(again.measured, first.measured);
+  EXPECT_EQ(again.resumed, 0);
+  ASSERT_EQ(again.families.size(), 1u);
+  EXPECT_EQ(again.families[0].state, FamilyOutcome::State::Tuned);
+  ASSERT_TRUE(again.best);
+  EXPECT_EQ(again.best->timing, TimingRegime::Warm);
+  for (const TrialRow& r : cache->load_all_trials(fake_h200().key()))
+    EXPECT_EQ(r.trial.timing, TimingRegime::Warm) << r.trial.config;
+  const std::vector<WinnerRecord> w = cache->load_winners(fake_h200().key());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].timing, TimingRegime::Warm);
+  // And warm again: already tuned.
+  EXPECT_EQ(TuningSession(*cache, fake_h200(), warm).tune(problem()).families[0].state,
+            FamilyOutcome::State::AlreadyTuned);
+}
+
 // The process keeps its NVRTC builds: tuning the same candidates again
 // (forced here; in a suite, the configs that recur from shape to shape)
 // compiles nothing and measures them all.

@@ -46,6 +46,7 @@ ResultMsg result() {
 ProblemMsg batched_problem() {
   ProblemMsg m = problem();
   m.problem = make_problem(AUTOGEMM_ROW_MAJOR, false, true, 64, 64, 32, true, 4096);
+  m.warm = true;
   return m;
 }
 std::vector<Message> all() {

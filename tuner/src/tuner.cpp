@@ -313,7 +313,7 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
   };
   if (!jobs.empty()) {
     CompilePool pool(jobs, threads, ruled_out);
-    worker.set_problem(p, opt_.seed, default_setup_timeout(p));
+    worker.set_problem(p, opt_.seed, default_setup_timeout(p), opt_.timing);
     const KernelConfig def = default_config(p);
     for (size_t i = 0; i < jobs.size(); ++i) {
       if (opt_.stop && opt_.stop->load()) {
@@ -326,6 +326,7 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
         continue;
       }
       Candidate cand = measure(worker, jobs[i], std::move(compiled), p, best_ms, timeout_s);
+      cand.trial.timing = opt_.timing;
       if (cand.trial.status == TrialStatus::Ok && !cand.injected)
         cutoff.measured(cand.config, cand.trial.median_ms, jobs[i].calibrates);
       cand.is_default = !cand.injected && cand.config == def;

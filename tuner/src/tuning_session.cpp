@@ -29,6 +29,7 @@ WinnerRecord winner_record(const Problem& p, const KernelFamily& f, const TrialR
   w.spread_ms = t.spread_ms;
   w.gflops = t.gflops;
   w.tuned_at = int64_t(std::time(nullptr));
+  w.timing = t.timing;
   return w;
 }
 
@@ -68,12 +69,15 @@ std::vector<TuningSession::FamilyPlan> TuningSession::plan(const Problem& p, Sha
     if (&def.family() != f && f->search_space(p, lim).empty()) continue;
     const std::string& hash = f->source().hash();
     if (!opt_.force) {
-      if (auto w = cache_.find_winner(key_, p.key(), f->name(), hash)) {
+      // A winner timed in the other regime is re-tuned (and then replaced).
+      auto w = cache_.find_winner(key_, p.key(), f->name(), hash);
+      if (w && w->timing == opt_.tune.timing) {
         FamilyOutcome o{f->name(), FamilyOutcome::State::AlreadyTuned, TrialRecord{}, false};
         o.winner->config = w->config;
         o.winner->median_ms = w->median_ms;
         o.winner->spread_ms = w->spread_ms;
         o.winner->gflops = w->gflops;
+        o.winner->timing = w->timing;
         out.families.push_back(o);
         continue;
       }
@@ -96,7 +100,7 @@ ShapeOutcome TuningSession::tune(const Problem& p, const SessionProgress& progre
       for (std::string& c : cache_.failed_configs(key_, p.key(), f.hash)) opt.skip.push_back(std::move(c));
       if (opt_.force) continue;  // forced: every verified config is measured again
       for (TrialRecord& t : cache_.load_trials(key_, p.key(), f.hash))
-        if (t.status == TrialStatus::Ok) opt.measured.push_back(std::move(t));
+        if (t.status == TrialStatus::Ok && t.timing == opt.timing) opt.measured.push_back(std::move(t));
     }
     // History: this device's current winners of the pending families.
     for (const WinnerRecord& w : cache_.load_winners(key_)) {

@@ -190,10 +190,11 @@ void Worker::setup(double timeout_s) {
   }
 }
 
-void Worker::set_problem(const Problem& p, unsigned seed, double timeout_s) {
+void Worker::set_problem(const Problem& p, unsigned seed, double timeout_s, TimingRegime timing) {
   problem_ = wire::ProblemMsg{};
   problem_.problem = p;
   problem_.seed = seed;
+  problem_.warm = timing == TimingRegime::Warm;
   problem_.device = device_;
   try {
     const std::vector<uint8_t> frame = wire::encode(problem_);

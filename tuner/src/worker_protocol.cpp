@@ -53,6 +53,7 @@ void put(Writer& w, const ProblemMsg& m) {
   w.f32(m.alpha), w.f32(m.beta);
   w.u32(m.seed);
   w.i32(m.device);
+  w.u8(m.warm);
 }
 void put(Writer& w, const CandidateMsg& m) {
   w.bytes(m.config.data(), m.config.size());
@@ -186,6 +187,7 @@ ProblemMsg get_problem(Reader& r) {
   m.seed = r.u32("seed");
   m.device = r.i32("device");
   in_range("device", m.device, 0, 1023);
+  m.warm = r.flag("warm");
   return m;
 }
 
@@ -234,7 +236,7 @@ bool ProblemMsg::operator==(const ProblemMsg& o) const {
   return a.m == b.m && a.n == b.n && a.k == b.k && a.trans_a == b.trans_a && a.trans_b == b.trans_b &&
          a.aligned == b.aligned && a.lda == b.lda && a.ldb == b.ldb && a.ldc == b.ldc && a.batch == b.batch &&
          a.stride_a == b.stride_a && a.stride_b == b.stride_b && a.stride_c == b.stride_c && alpha == o.alpha &&
-         beta == o.beta && seed == o.seed && device == o.device;
+         beta == o.beta && seed == o.seed && device == o.device && warm == o.warm;
 }
 bool CandidateMsg::operator==(const CandidateMsg& o) const {
   return config == o.config && cubin == o.cubin && best_ms == o.best_ms;

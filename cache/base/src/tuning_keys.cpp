@@ -28,4 +28,12 @@ std::optional<TrialStatus> parse_trial_status(const std::string& s) {
   return std::nullopt;
 }
 
+const char* to_string(TimingRegime t) { return t == TimingRegime::Warm ? "warm" : "rotate"; }
+
+std::optional<TimingRegime> parse_timing_regime(const std::string& s) {
+  if (s == "rotate") return TimingRegime::Rotate;
+  if (s == "warm") return TimingRegime::Warm;
+  return std::nullopt;
+}
+
 }  // namespace autogemm

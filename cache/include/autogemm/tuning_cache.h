@@ -51,6 +51,7 @@ struct WinnerRecord {
   double spread_ms = 0;
   double gflops = 0;
   int64_t tuned_at = 0;        ///< unix seconds
+  TimingRegime timing = TimingRegime::Rotate;  ///< how median_ms was measured
 };
 
 /// Key of a compiled kernel binary.
@@ -163,7 +164,8 @@ class TuningCache {
   /// not faster than it by more than max(its spread, w's spread): within
   /// measurement noise the incumbent stays, so repeated tuning does not flip
   /// winners. A stored winner of the family with another template hash (stale)
-  /// is always replaced; winners of other families are never touched. Returns
+  /// or timed in the other regime (w.timing) is always replaced; winners of
+  /// other families are never touched. Returns
   /// true if `w` was stored. `w.tuned_at` 0 means now. Refuses a `w` whose
   /// config does not begin with `w.family`. The tuning cost is recorded either
   /// way (table tuning_runs). One transaction. Trials are never deleted.

@@ -57,6 +57,9 @@ struct TuneOptions {
   StrategyKind strategy = StrategyKind::Model;
   int budget = kDefaultBudget;     ///< candidates measured per family (not for exhaustive)
   unsigned seed = 1;               ///< sampling and input data
+  /// How candidates are timed (tuning_keys.h): each trial records it, and
+  /// only trials of the same regime are resumed or ranked together.
+  TimingRegime timing = TimingRegime::Rotate;
   int compile_threads = 0;         ///< 0: one per CPU this process may run on (cpu_affinity.h)
   std::vector<std::string> skip;   ///< configs that failed before: never retried
   /// Trials measured by an earlier, interrupted run of this problem (Ok

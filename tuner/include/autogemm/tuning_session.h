@@ -2,7 +2,8 @@
 // between the tuner and the store.
 //
 //   per shape: which enabled families still need tuning (a verified winner
-//   of the current template hash is kept unless forced) -> their failed
+//   of the current template hash, timed in the requested regime, is kept
+//   unless forced) -> their failed
 //   configs (never retried) and earlier trials (resume: not measured again,
 //   ranked with the new ones) -> history (this device's winners of other
 //   shapes) -> Tuner -> each trial committed as soon as it is measured ->

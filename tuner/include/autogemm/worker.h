@@ -59,7 +59,8 @@ class Worker {
   /// none runs; remembered, and re-sent to every replacement worker.
   /// Throws WorkerError when the worker cannot start or set up the problem
   /// within `timeout_s`.
-  void set_problem(const Problem& p, unsigned seed, double timeout_s);
+  void set_problem(const Problem& p, unsigned seed, double timeout_s,
+                   TimingRegime timing = TimingRegime::Rotate);
 
   /// Loads, runs once on poisoned C, verifies and (if correct) times one
   /// candidate. `best_ms`: fastest verified time so far (+inf if none).

@@ -34,7 +34,7 @@
 namespace autogemm::wire {
 
 constexpr uint32_t kMagic = 0x4b574741;  // "AGWK" read as little-endian bytes
-constexpr uint16_t kVersion = 2;  // 2: a strided batch in ProblemMsg
+constexpr uint16_t kVersion = 3;  // 2: a strided batch in ProblemMsg; 3: its timing regime
 constexpr size_t kHeaderBytes = 12;
 constexpr size_t kMaxCubinBytes = 64u << 20;   ///< far above any real cubin (~100 KB)
 constexpr size_t kMaxConfigChars = 512;
@@ -57,6 +57,9 @@ struct ProblemMsg {
   float alpha = 1.f, beta = 0.f;
   uint32_t seed = 1;    ///< input data
   int32_t device = 0;   ///< CUDA ordinal (0..1023)
+  /// Time every candidate on the same operands (TimingRegime::Warm) instead
+  /// of cycling over copies that exceed L2.
+  bool warm = false;
   bool operator==(const ProblemMsg& o) const;
 };
 

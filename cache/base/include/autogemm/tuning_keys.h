@@ -51,6 +51,17 @@ enum class TrialStatus { Ok, CompileFailed, LimitsExceeded, WrongResult, Timeout
 const char* to_string(TrialStatus s);
 std::optional<TrialStatus> parse_trial_status(const std::string& s);
 
+/// How a candidate's time was measured. Rotate: launches back to back over
+/// copies of the operands that together exceed L2, so each call finds its
+/// operands in DRAM (a program that streams through data). Warm: the same
+/// operands call after call, so they stay in L2 (most applications'
+/// repeated calls). The two can rank configs differently, so every trial
+/// and winner says which it was.
+enum class TimingRegime { Rotate, Warm };
+
+const char* to_string(TimingRegime t);  ///< "rotate", "warm"
+std::optional<TimingRegime> parse_timing_regime(const std::string& s);
+
 struct TrialRecord {
   std::string config;          ///< canonical KernelConfig string
   TrialStatus status = TrialStatus::Ok;
@@ -58,6 +69,7 @@ struct TrialRecord {
   double spread_ms = 0;        ///< measurement noise: interquartile range
   double gflops = 0;
   std::string detail;          ///< why it failed (compile log excerpt, error)
+  TimingRegime timing = TimingRegime::Rotate;  ///< how median_ms was measured
 };
 
 struct TuningCost {
