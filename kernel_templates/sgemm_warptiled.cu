@@ -36,6 +36,10 @@
 // AG_PEEL        1: the module also holds agemm_warptiled_peel1..8, which the
 //                host runs on the last 8 or fewer rows or columns of C when
 //                a side is just past a multiple of the tile (see there)
+// AG_STAGE_B     1 (with AG_TRANS_B == 1 only): the module also holds
+//                agemm_warptiled_stage_b, which the host runs first to copy
+//                B^T into the workspace as K x N rows; the main kernel then
+//                reads that copy as op(B) = B (AG_TRANS_B is taken as 0)
 // AG_TRANS_A, AG_TRANS_B  operand layouts, see above
 // ---------------------------------------------------------------------------
 
@@ -44,6 +48,17 @@
 #endif
 #ifndef AG_PEEL
 #define AG_PEEL 0
+#endif
+#ifndef AG_STAGE_B
+#define AG_STAGE_B 0
+#endif
+#if AG_STAGE_B
+#if !AG_TRANS_B
+#error "AG_STAGE_B stages a k-contiguous B (AG_TRANS_B == 1)"
+#endif
+// The main kernel reads the staged, n-contiguous copy.
+#undef AG_TRANS_B
+#define AG_TRANS_B 0
 #endif
 
 #define AG_LM (32 / AG_LN)
@@ -517,4 +532,26 @@ extern "C" __global__ void __launch_bounds__(256) agemm_warptiled_peel1(AG_PEEL_
 extern "C" __global__ void __launch_bounds__(256) agemm_warptiled_peel2(AG_PEEL_ARGS) { peel_strip<2>(AG_PEEL_PASS); }
 extern "C" __global__ void __launch_bounds__(256) agemm_warptiled_peel4(AG_PEEL_ARGS) { peel_strip<4>(AG_PEEL_PASS); }
 extern "C" __global__ void __launch_bounds__(256) agemm_warptiled_peel8(AG_PEEL_ARGS) { peel_strip<8>(AG_PEEL_PASS); }
+#endif
+
+#if AG_STAGE_B
+// Technique: B^T staged once into n-contiguous rows. The pipeline copies a
+// k-contiguous operand one float per cp.async (four times the copy
+// instructions of 16-byte copies, issue slots the FFMAs lose: 4096^3 runs at
+// 0.91 of cuBLAS as NT, 0.98 as NN). Transposing B once costs one read and
+// one write of it (about 1.6% of 4096^3's time) and lets the main loop copy
+// B 16 bytes at a time as NN does. A 32x32 tile goes through shared memory,
+// padded to 33 columns so that the column reads hit 32 distinct banks; both
+// global sides are 128-byte rows. out[k][n] = B[n][k], rows ldo floats long.
+extern "C" __global__ void __launch_bounds__(256)
+    agemm_warptiled_stage_b(int N, int K, const float* __restrict__ B, i64 ldb, float* __restrict__ out, i64 ldo) {
+  __shared__ float tile[32][33];
+  const i64 k0 = (i64)blockIdx.x * 32, n0 = (i64)blockIdx.y * 32;
+  const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;
+  for (int r = ty; r < 32; r += 8)
+    if (n0 + r < N && k0 + tx < K) tile[r][tx] = B[(n0 + r) * ldb + k0 + tx];
+  __syncthreads();
+  for (int r = ty; r < 32; r += 8)
+    if (k0 + r < K && n0 + tx < N) out[(k0 + r) * ldo + n0 + tx] = tile[tx][r];
+}
 #endif

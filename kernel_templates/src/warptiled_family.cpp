@@ -79,6 +79,8 @@ const ParamTable<WarpTiledParams>& WarpTiledFamily::table() {
        "1 = a strided batch, one product per grid z (needs sk=1, pe=0)"},
       {"pe", "AG_PEEL", &P::peel, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
        "1 = the last 1..8 rows or columns past a multiple of the tile go to small peel kernels"},
+      {"tp", "AG_STAGE_B", &P::stage_b, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
+       "1 = B^T (tb=1) is first transposed into the workspace, so the main loop copies B 16 bytes at a time"},
   };
   return t;
 }
@@ -115,6 +117,8 @@ size_t WarpTiledFamily::smem_bytes(const KernelConfig& c) const { return smem_by
 bool WarpTiledFamily::constraints_hold(const WarpTiledParams& p, const KernelConfig& c, std::string* why) const {
   if (p.batched == 1 && p.split_k > 1) return fail(why, "bt=1 (a batch in grid z) needs sk=1");
   if (p.batched == 1 && p.peel == 1) return fail(why, "bt=1 (a batch in grid z) needs pe=0");
+  if (p.stage_b == 1 && (!c.trans_b || p.split_k > 1 || p.peel == 1 || p.batched == 1))
+    return fail(why, "tp=1 (B staged) needs tb=1, sk=1, pe=0 and bt=0");
   if (p.wm > p.bm || p.wn > p.bn) return fail(why, "the warp tile must fit in the block tile");
   const int t = threads(p);
   if (t < 32 || t > 512) return fail(why, "threads per block (bm/wm)*(bn/wn)*32 must be 32..512");
@@ -122,13 +126,17 @@ bool WarpTiledFamily::constraints_hold(const WarpTiledParams& p, const KernelCon
     return fail(why, "thread tile wm*ln/32 x wn/ln must be multiples of 4 (16-byte fragments)");
   if (p.tm() * p.tn() > 128) return fail(why, "thread tile must be at most 128 accumulators (registers)");
   if (!copies_divide(p.bm, p.bk, !c.trans_a, c.trans_a ? p.vec : 1, t, why)) return false;
-  return copies_divide(p.bn, p.bk, c.trans_b, c.trans_b ? 1 : p.vec, t, why);
+  const bool b_k_contiguous = c.trans_b && p.stage_b == 0;
+  return copies_divide(p.bn, p.bk, b_k_contiguous, b_k_contiguous ? 1 : p.vec, t, why);
 }
 
 bool WarpTiledFamily::can_implement(const KernelConfig& c, const Problem& p) const {
   const WarpTiledParams& t = params(c);
   // One block per tile on a 1-D grid (at most 2^31 - 1 blocks).
   if (tiles_of(t, p) > int64_t(INT32_MAX)) return false;
+  // The staging launch: 32x32 tiles, N on grid y; its copy within what dispatch allocates.
+  if (t.stage_b == 1 && ((p.n + 31) / 32 > 65535 || workspace_floats(c, p) > KernelConfig::kMaxWorkspaceFloats))
+    return false;
   return t.vec == 1 || p.aligned;
 }
 
@@ -170,6 +178,8 @@ LaunchGeometry WarpTiledFamily::geometry(const KernelConfig& c, const Problem& p
 
 size_t WarpTiledFamily::workspace_floats(const KernelConfig& c, const Problem& p) const {
   const WarpTiledParams& t = params(c);
+  // Staged B after the counter area (sk is 1 then).
+  if (t.stage_b == 1) return kWorkspaceCounterFloats + size_t(p.k) * size_t(staged_ldb(p));
   if (t.split_k <= 1) return 0;
   // The counter area other families rely on being zero, then the partial
   // tiles, rows padded to a multiple of 4 floats (AG_WS_SKIP, AG_WS_LD).
@@ -190,6 +200,7 @@ std::vector<std::string> WarpTiledFamily::entry_points(const KernelConfig& c) co
   if (params(c).peel == 1)
     for (const char* e : {"agemm_warptiled_peel1", "agemm_warptiled_peel2", "agemm_warptiled_peel4", "agemm_warptiled_peel8"})
       out.push_back(e);
+  if (params(c).stage_b == 1) out.push_back("agemm_warptiled_stage_b");
   return out;
 }
 
@@ -235,12 +246,32 @@ void launch_strips(const CUfunction* peel, const WarpTiledFamily::MainPart& main
                  a);
 }
 
+// tp=1: B^T copied into the workspace as K x N rows, which `inner` then
+// names (the main kernel is built for n-contiguous B). With alpha 0 or K 0
+// no B is read, so none is staged (B may be null then).
+void stage_b(CUfunction f, CanonicalCall& inner, const LaunchArgs& a) {
+  Problem& p = inner.problem;
+  if (a.call.alpha == 0.f || p.k == 0) return;
+  int n = int(p.n), k = int(p.k);
+  long long ldb = p.ldb, ldo = WarpTiledFamily::staged_ldb(p);
+  CUdeviceptr b = reinterpret_cast<CUdeviceptr>(inner.b);
+  CUdeviceptr out = a.workspace + kWorkspaceCounterFloats * sizeof(float);
+  void* args[] = {&n, &k, &b, &ldb, &out, &ldo};
+  check(driver().cuLaunchKernel(f, unsigned((p.k + 31) / 32), unsigned((p.n + 31) / 32), 1, 256, 1, 1, 0, a.stream,
+                                args, nullptr),
+        "cuLaunchKernel(agemm_warptiled_stage_b)");
+  inner.b = reinterpret_cast<const float*>(out);
+  p.ldb = ldo;
+  p.trans_b = false;
+}
+
 }  // namespace
 
 void WarpTiledFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   const MainPart main = main_part(params(c), a.call.problem);
   CanonicalCall inner = a.call;
   inner.problem.m = main.m, inner.problem.n = main.n;
+  if (params(c).stage_b == 1) stage_b(a.functions.back(), inner, a);
   const LaunchArgs ai{a.functions, inner, a.stream, a.workspace, a.sm_count, a.dependent_launch};
   launch_gemm_kernel(a.functions.at(0), geometry(c, inner.problem), ai, "cuLaunchKernelEx(agemm_warptiled)", true);
   // sk > 1: the second kernel folds the partial tiles into C, over the GPU.
@@ -275,7 +306,7 @@ const ParamSpace<WarpTiledParams>& warptiled_space() {
   using P = WarpTiledParams;
   using Point = SpacePoint<P>;
   using F = WarpTiledFamily;
-  enum { BM, BN, WM, WN, LN, BK, ST, SK, PE };
+  enum { BM, BN, WM, WN, LN, BK, ST, SK, PE, TP };
   // Tiles up to the next power of two of each side. Plain problems of 16 or
   // fewer rows or columns belong to gemv and tiled's 16-row tiles, but a
   // batch has neither: there the smallest tile, 32, stays eligible.
@@ -285,7 +316,7 @@ const ParamSpace<WarpTiledParams>& warptiled_space() {
   static const ParamSpace<P> space(
       {axis(&P::bm, {32, 64, 128, 256}), axis(&P::bn, {32, 64, 128, 256}), axis(&P::wm, {16, 32, 64}),
        axis(&P::wn, {16, 32, 64}), axis(&P::ln, {4, 8}), axis(&P::bk, {8, 16}), axis(&P::stages, {2, 3, 4}),
-       axis(&P::split_k, {1, 2, 3, 4, 6, 8, 12, 16}), axis(&P::peel, {0, 1})},
+       axis(&P::split_k, {1, 2, 3, 4, 6, 8, 12, 16}), axis(&P::peel, {0, 1}), axis(&P::stage_b, {0, 1})},
       {{"the alignment class sets the copy width", -1, [](P& c, const Problem& p) { c.vec = p.aligned ? 4 : 1; }},
        {"a batch goes into grid z", -1, [](P& c, const Problem& p) { c.batched = p.batch > 1 ? 1 : 0; }},
        // Swizzle is not searched: bands of 8 tile-rows where there are enough.
@@ -316,6 +347,11 @@ const ParamSpace<WarpTiledParams>& warptiled_space() {
           if (x.params.peel == 0) return true;
           const F::MainPart main = F::main_part(x.params, x.problem);
           return x.params.batched == 0 && (main.m < x.problem.m || main.n < x.problem.n);
+        }},
+       {"B staged only where it is k-contiguous, for one product without split or peel", TP,
+        [](const Point& x) {
+          const P& c = x.params;
+          return c.stage_b == 0 || (x.problem.trans_b && c.split_k == 1 && c.peel == 0 && c.batched == 0);
         }},
        implements_problem<P>(),
        workspace_within_dispatch<P>()});
@@ -384,6 +420,11 @@ double WarpTiledFamily::cost(const KernelConfig& cfg, const Problem& p, const Se
   // split-K partials) and is one more launch.
   if (main.n < p.n) total += 0.3 * double(p.m) * p.k + 7.5e5;
   if (main.m < p.m) total += 0.3 * double(main.n) * p.k + 7.5e5;
+  // A k-contiguous B is copied a float at a time (4096^3: 0.91 of cuBLAS as
+  // NT, 0.98 as NN on the H200); staged, it is read and written once more
+  // (0.5 FMA slots per float, as the split-K partials) in one more launch.
+  if (c.stage_b == 1) total += 0.5 * double(p.n) * double(p.k) + 7.5e5;
+  else if (p.trans_b) total *= 1.08;
   return total;
 }
 

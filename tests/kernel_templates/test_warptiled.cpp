@@ -194,6 +194,49 @@ TEST(WarpTiled, SpaceTriesSplitKOnlyWhereTheTilesLeaveSmsIdle) {
   EXPECT_FALSE(has_split(problem(8192, 8192, 8192, 0, true)));  // many full waves
 }
 
+// tp=1: B^T transposed into the workspace by a first kernel; only where B is
+// k-contiguous, one product, no split or peel; the model tries it on NT.
+TEST(WarpTiled, StagedBIsForKContiguousBAloneWithItsCopyInTheWorkspace) {
+  WarpTiledParams t = params(64, 256, 8, 64, 64, 4, 3, 4);
+  t.stage_b = 1;
+  const KernelConfig nt(t, false, true);
+  std::string why;
+  EXPECT_TRUE(nt.is_valid(&why)) << why;
+  EXPECT_EQ(nt.to_string(), "warptiled bm=64 bn=256 bk=8 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 tp=1 ta=0 tb=1");
+  EXPECT_FALSE(KernelConfig(t, false, false).is_valid(nullptr));  // B already n-contiguous
+  WarpTiledParams split = t;
+  split.split_k = 2;
+  EXPECT_FALSE(KernelConfig(split, false, true).is_valid(nullptr));
+  const Problem p = problem(4096, 4097, 1000, 2, true);
+  EXPECT_TRUE(nt.can_implement(p));
+  EXPECT_EQ(nt.workspace_floats(p), autogemm::kWorkspaceCounterFloats + size_t(1000) * 4100);
+  EXPECT_EQ(nt.family().entry_points(nt), (std::vector<std::string>{"agemm_warptiled", "agemm_warptiled_stage_b"}));
+  // A copy past what dispatch allocates is refused.
+  EXPECT_FALSE(nt.can_implement(problem(64, 16384, 16384, 2, true)));
+
+  const SearchLimits lim;
+  auto staged = [&](const Problem& q) {
+    int n = 0;
+    for (const KernelConfig& c : WarpTiledFamily::instance().search_space(q, lim)) n += c.get<WarpTiledParams>().stage_b;
+    return n;
+  };
+  EXPECT_GT(staged(problem(4096, 4096, 4096, 2, true)), 0);
+  EXPECT_GT(staged(problem(4096, 4096, 4096, 3, true)), 0);  // TT: B is k-contiguous too
+  EXPECT_EQ(staged(problem(4096, 4096, 4096, 0, true)), 0);
+  EXPECT_EQ(staged(problem(4096, 4096, 4096, 1, true)), 0);
+  // At 4096^3:NT the model puts a staged config first.
+  const Problem big = problem(4096, 4096, 4096, 2, true);
+  const KernelConfig* best = nullptr;
+  double best_cost = 0;
+  const auto space = WarpTiledFamily::instance().search_space(big, lim);
+  for (const KernelConfig& c : space) {
+    const double cost = c.family().cost(c, big, lim);
+    if (!best || cost < best_cost) best = &c, best_cost = cost;
+  }
+  ASSERT_NE(best, nullptr);
+  EXPECT_EQ(best->get<WarpTiledParams>().stage_b, 1) << best->to_string();
+}
+
 TEST(WarpTiled, DefaultsUseTheLargeTileForLargeOutputsAndNeedNoWorkspace) {
   const KernelConfig big = *WarpTiledFamily::instance().default_config(problem(4096, 4096, 4096, 0, true));
   EXPECT_EQ(big.to_string(), "warptiled bm=128 bn=256 bk=16 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 ta=0 tb=0");
@@ -204,7 +247,7 @@ TEST(WarpTiled, DefaultsUseTheLargeTileForLargeOutputsAndNeedNoWorkspace) {
 }
 
 // The heaviest thread tiles (16x8, 8x16) with the deepest pipelines, split-K
-// and without, peeled, every layout, both copy widths: no spills.
+// and without, peeled, B staged, every layout, both copy widths: no spills.
 TEST(WarpTiled, HeaviestConfigsBuildWithoutSpillsInEveryLayout) {
   std::vector<NvrtcBuild> builds;
   for (int t = 0; t < 4; ++t)
@@ -217,6 +260,11 @@ TEST(WarpTiled, HeaviestConfigsBuildWithoutSpillsInEveryLayout) {
       WarpTiledParams peeled = params(256, 128, 8, 64, 64, 8, 3, vec, 4);
       peeled.peel = 1;  // the four strip kernels beside the main and reduce kernels
       builds.push_back({KernelConfig(peeled, t & 1, t & 2), {}, {}, {}});
+      if (t & 2) {  // B staged: the transposing kernel beside the main one
+        WarpTiledParams staged = params(128, 256, 16, 64, 64, 4, 4, vec);
+        staged.stage_b = 1;
+        builds.push_back({KernelConfig(staged, t & 1, t & 2), {}, {}, {}});
+      }
     }
   build_without_spills(builds, "sm_90");
 }

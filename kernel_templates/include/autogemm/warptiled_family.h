@@ -2,7 +2,8 @@
 // pipeline (kernel_templates/sgemm_warptiled.cu), strict FP32. Every problem
 // class reaches the same inner product: unaligned problems change only the
 // width of the global-to-shared copies. Split-K goes through a workspace and
-// a second, reducing launch.
+// a second, reducing launch; a k-contiguous B may be transposed into the
+// workspace by a first launch.
 #pragma once
 
 #include "autogemm/tabled_family.h"
@@ -23,6 +24,7 @@ struct WarpTiledParams {
   int swizzle = 1;             ///< block raster group height
   int batched = 0;             ///< 1: a strided batch in grid z (without split-K only)
   int peel = 0;                ///< 1: a side at most kPeelMax past a multiple of the tile is peeled off
+  int stage_b = 0;             ///< 1: a k-contiguous B is transposed into the workspace first
 
   /// The thread tile (rows x columns of C per thread).
   int tm() const { return ln > 0 ? wm * ln / 32 : 0; }
@@ -69,6 +71,8 @@ class WarpTiledFamily final : public TabledFamily<WarpTiledFamily, WarpTiledPara
     int64_t m = 0, n = 0;
   };
   static MainPart main_part(const WarpTiledParams& t, const Problem& p);
+  /// Row length, in floats, of B staged by agemm_warptiled_stage_b (t.stage_b).
+  static int64_t staged_ldb(const Problem& p) { return (p.n + 3) / 4 * 4; }
 
  protected:
   bool constraints_hold(const WarpTiledParams& p, const KernelConfig& c, std::string* why) const override;
