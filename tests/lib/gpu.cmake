@@ -5,3 +5,6 @@ add_gpu_test(test_gpu_large SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gpu_large.cpp
 add_gpu_test(test_gpu_cublas SOURCES ${CMAKE_CURRENT_LIST_DIR}/cublas/test_gpu_cublas.cpp
   LIBS autogemm_cublas CUDA::cublas CUDA::cublasLt CUDA::cudart autogemm_core)
 target_include_directories(test_gpu_cublas PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cublas ${PROJECT_SOURCE_DIR}/lib/include)
+# The BLAS drop-in's sgemm_ routed to autogemm, on a GPU (its code linked in, for its counters).
+add_gpu_test(test_gpu_blas SOURCES ${CMAKE_CURRENT_LIST_DIR}/blas/test_gpu_blas.cpp LIBS autogemm_blas_objects)
+target_include_directories(test_gpu_blas PRIVATE ${CMAKE_CURRENT_LIST_DIR}/blas)

@@ -31,7 +31,8 @@ foreach(f include/autogemm/autogemm.h lib/libautogemm.so lib/libautogemm.so.${SO
           lib/libautogemm.so.${VERSION} lib/libautogemm.a lib/cmake/autogemm/autogemmConfig.cmake
           lib/cmake/autogemm/autogemmConfigVersion.cmake lib/pkgconfig/autogemm.pc
           bin/gemm_tune bin/autogemm_worker bin/gemm_bench bin/autogemm_cache
-          include/autogemm/autogemm_cublas.h lib/libautogemm_cublas.so.${SOVERSION} bin/autogemm_run)
+          include/autogemm/autogemm_cublas.h lib/libautogemm_cublas.so.${SOVERSION} bin/autogemm_run
+          lib/libautogemm_blas.so.${SOVERSION})
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "cmake --install left out ${f}")
   endif()
