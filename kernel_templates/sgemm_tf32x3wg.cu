@@ -45,8 +45,10 @@
 // AG_TRANS_A, AG_TRANS_B  operand layouts, see above
 // The K slice of a stage is fixed at 32: one 128-byte row of a swizzle atom.
 // Operands arrive by TMA (tensor maps tma_a, tma_b: see tf32x3wg_family.cpp),
-// so the family needs the aligned problem class (16-byte aligned pointers,
-// leading dimensions multiples of 4); other problems go to other families.
+// which needs 16-byte aligned pointers and leading dimensions that are
+// multiples of 4: the host's pre-pass (pp=1) first copies an operand that is
+// not so into aligned rows of the workspace (agemm_tf32x3wg_stage). C is
+// written where the caller has it, at any alignment.
 // A strided batch runs product blockIdx.z (+ z_first) of the launch: the
 // tensor maps are 3-D, the batch their outer dimension (an operand with
 // stride 0 is one product every block reads).
@@ -378,6 +380,10 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   const int z = z_first + (int)blockIdx.z;
   const int za = stride_a != 0 ? z : 0, zb = stride_b != 0 ? z : 0;
   A += za * stride_a, B += zb * stride_b, C += z * stride_c;
+  // Technique: 8-byte stores of C (n is even) where C's rows are 8-byte
+  // aligned; an unaligned C (the pre-pass class) takes 4-byte stores instead
+  // of a copy into the workspace and back.
+  const bool c_pairs = ((reinterpret_cast<u64>(C) & 7) | (u64)(ldc & 1)) == 0;
   // alpha == 0 never reads A or B (reference-BLAS rule): no K slices at all.
   const int k_tiles_all = alpha != 0.f ? (int)(((i64)K + AG_BK - 1) / AG_BK) : 0;
   // Technique: split-K. Block y owns a contiguous run of slices, so a
@@ -611,9 +617,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
 #endif
       const float v0 = alpha * r0, v1 = alpha * r1;
       float* c = C + m * ldc + n;
-      if (n + 1 < N) {
-        // Technique: 8-byte stores of C (aligned class: C 16-byte aligned,
-        // ldc % 4 == 0 and n even, so c is 8-byte aligned).
+      if (c_pairs && n + 1 < N) {
         float2 out = make_float2(v0, v1);
         if (beta != 0.f) {  // beta == 0 never reads C: NaN there must not leak
           const float2 old = *reinterpret_cast<const float2*>(c);
@@ -628,6 +632,38 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
     }
   }
 #undef AG_RESULT
+}
+
+// The pre-pass (pp=1): operand blockIdx.y (0: A, 1: B) copied from rows
+// `ld` floats apart at any alignment into rows `ld_out` floats apart (a
+// multiple of 4, 16-byte aligned: what TMA reads) in the workspace; an
+// operand of 0 rows needs no copy. Built into every module (its -D values do
+// not matter); the host launches it only for pp=1 on an unaligned problem.
+// Technique: one launch for both operands, blocks of 64 columns x 32 rows
+// numbered per operand (the grid is the larger operand's count, so no block
+// walks the other's empty rows); each thread moves 8 rows, all 8 loads
+// issued before the stores, and a warp reads and writes 128 contiguous bytes.
+extern "C" __global__ void __launch_bounds__(256)
+    agemm_tf32x3wg_stage(const float* __restrict__ a, i64 lda, i64 a_rows, i64 a_cols, float* __restrict__ a_out,
+                         i64 a_ld_out, const float* __restrict__ b, i64 ldb, i64 b_rows, i64 b_cols,
+                         float* __restrict__ b_out, i64 b_ld_out) {
+  const bool is_b = blockIdx.y != 0;
+  const float* src = is_b ? b : a;
+  float* dst = is_b ? b_out : a_out;
+  const i64 ld = is_b ? ldb : lda, ld_out = is_b ? b_ld_out : a_ld_out;
+  const i64 rows = is_b ? b_rows : a_rows, cols = is_b ? b_cols : a_cols;
+  const i64 col_blocks = (cols + 63) / 64;
+  if ((i64)blockIdx.x >= col_blocks * ((rows + 31) / 32)) return;
+  const i64 col = ((i64)blockIdx.x % col_blocks) * 64 + (threadIdx.x & 63);
+  const i64 row0 = ((i64)blockIdx.x / col_blocks) * 32 + (threadIdx.x >> 6);
+  if (col >= cols) return;
+  float v[8];
+#pragma unroll
+  for (int i = 0; i < 8; ++i)
+    if (row0 + 4 * i < rows) v[i] = __ldg(src + (row0 + 4 * i) * ld + col);
+#pragma unroll
+  for (int i = 0; i < 8; ++i)
+    if (row0 + 4 * i < rows) dst[(row0 + 4 * i) * ld_out + col] = v[i];
 }
 
 #if AG_SPLIT_K > 1

@@ -127,8 +127,7 @@ Tf32x3WgFamily::Staging Tf32x3WgFamily::staging(const Tf32x3WgParams& t, const P
   if (t.pre_pass == 0 || p.aligned) return s;  // an aligned problem is never staged
   s.a = up(int64_t(std::max(s.end, kWorkspaceCounterFloats)), 32);
   s.b = s.a + up(int64_t((p.trans_a ? p.k : p.m) * up(p.trans_a ? p.m : p.k, 4)), 32);
-  s.c = s.b + up(int64_t((p.trans_b ? p.n : p.k) * up(p.trans_b ? p.k : p.n, 4)), 32);
-  s.end = s.c + (t.split_k > 1 ? 0 : size_t(p.m) * up(p.n, 4));
+  s.end = s.b + size_t(p.trans_b ? p.n : p.k) * up(p.trans_b ? p.k : p.n, 4);
   return s;
 }
 
@@ -152,8 +151,10 @@ std::optional<KernelConfig> Tf32x3WgFamily::fitted(const KernelConfig& c, const 
 }
 
 std::vector<std::string> Tf32x3WgFamily::entry_points(const KernelConfig& c) const {
-  if (params(c).split_k > 1) return {"agemm_tf32x3wg", "agemm_tf32x3wg_reduce"};
-  return {"agemm_tf32x3wg"};
+  std::vector<std::string> out = {"agemm_tf32x3wg"};
+  if (params(c).split_k > 1) out.push_back("agemm_tf32x3wg_reduce");
+  if (params(c).pre_pass == 1) out.push_back("agemm_tf32x3wg_stage");  // last: launch() takes it from the back
+  return out;
 }
 
 std::optional<KernelConfig> Tf32x3WgFamily::default_config(const Problem&) const { return std::nullopt; }
@@ -264,9 +265,8 @@ double Tf32x3WgFamily::cost(const KernelConfig& cfg, const Problem& p, const Sea
   // Split-K: the partial tiles written, read back with C and C written (a
   // byte about 0.17 units at L2 speed), and one more launch (~4 us).
   if (c.split_k > 1) total += 0.17 * 4.0 * (2.0 * c.split_k + 2.0) * double(p.m) * double(p.n) + 1.7e6;
-  // The pre-pass: A and B read and written once, C twice more, three copies.
-  if (c.pre_pass == 1 && !p.aligned)
-    total += 0.17 * 4.0 * (2.0 * double(p.m + p.n) * double(p.k) + 4.0 * double(p.m) * double(p.n)) + 3 * 0.8e6;
+  // The pre-pass: A and B read and written once, by one more launch.
+  if (c.pre_pass == 1 && !p.aligned) total += 0.17 * 4.0 * 2.0 * double(p.m + p.n) * double(p.k) + 0.8e6;
   return total;
 }
 

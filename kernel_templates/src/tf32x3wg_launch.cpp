@@ -1,5 +1,5 @@
 // The tf32x3wg family's launch: the pre-pass that stages unaligned operands
-// in the workspace, the operands' 3-D tensor maps, the main kernel over the
+// in the workspace (one copy kernel), the operands' 3-D tensor maps, the main kernel over the
 // grid (tiles, split-K runs, products) and the split-K fold.
 #include <algorithm>
 #include <cstdint>
@@ -51,45 +51,41 @@ bool aligned_rows(const void* p, int64_t ld) { return reinterpret_cast<uintptr_t
 
 CUdeviceptr device(const void* p) { return reinterpret_cast<CUdeviceptr>(p); }
 
-/// Enqueues a copy of `rows` rows of `cols` floats, `ld_src` floats apart at
-/// `src`, to rows `ld_dst` floats apart at `dst`.
-void copy_rows(CUdeviceptr dst, int64_t ld_dst, CUdeviceptr src, int64_t ld_src, int64_t rows, int64_t cols,
-               CUstream stream) {
-  if (rows == 0 || cols == 0) return;
-  CUDA_MEMCPY2D c{};
-  c.srcMemoryType = CU_MEMORYTYPE_DEVICE, c.srcDevice = src, c.srcPitch = size_t(ld_src) * sizeof(float);
-  c.dstMemoryType = CU_MEMORYTYPE_DEVICE, c.dstDevice = dst, c.dstPitch = size_t(ld_dst) * sizeof(float);
-  c.WidthInBytes = size_t(cols) * sizeof(float), c.Height = size_t(rows);
-  check(driver().cuMemcpy2DAsync(&c, stream), "cuMemcpy2DAsync(tf32x3wg pre-pass)");
-}
+/// One operand's copy by agemm_tf32x3wg_stage: `rows` rows of `cols` floats,
+/// `ld` floats apart at `src`, to rows `ld_out` floats apart at `dst` (0
+/// rows: no copy).
+struct StagedOperand {
+  CUdeviceptr src = 0, dst = 0;
+  long long ld = 0, rows = 0, cols = 0, ld_out = 0;
+  long long blocks() const { return (cols + 63) / 64 * ((rows + 31) / 32); }  // 64 x 32 floats a block
+};
 
-/// The call with every operand the kernel cannot read or write as it is
-/// (pointer or leading dimension off 16 bytes) replaced by its aligned copy
-/// in the workspace, copied in on the stream; *staged_c says where C went
-/// (0: nowhere). A and B are not copied when alpha is 0 (never read), nor C
-/// when beta is 0.
-CanonicalCall stage(const Tf32x3WgParams& t, const LaunchArgs& a, CUdeviceptr* staged_c) {
+/// The call with each operand TMA cannot read as it is (pointer or leading
+/// dimension off 16 bytes) replaced by its aligned copy in the workspace,
+/// both copied by one launch of `stage_kernel` on the stream. Nothing is
+/// copied when alpha is 0 (A and B never read). C stays where it is: the
+/// main kernel writes any alignment.
+CanonicalCall stage(const Tf32x3WgParams& t, CUfunction stage_kernel, const LaunchArgs& a) {
   CanonicalCall call = a.call;
   Problem& p = call.problem;
   const Tf32x3WgFamily::Staging at = Tf32x3WgFamily::staging(t, p);
   const auto slot = [&](size_t floats) { return a.workspace + floats * sizeof(float); };
-  *staged_c = 0;
-  if (!aligned_rows(call.a, p.lda)) {
-    const int64_t rows = p.trans_a ? p.k : p.m, cols = p.trans_a ? p.m : p.k;
-    if (call.alpha != 0.f) copy_rows(slot(at.a), up4(cols), device(call.a), p.lda, rows, cols, a.stream);
-    call.a = reinterpret_cast<const float*>(slot(at.a)), p.lda = up4(cols);
-  }
-  if (!aligned_rows(call.b, p.ldb)) {
-    const int64_t rows = p.trans_b ? p.n : p.k, cols = p.trans_b ? p.k : p.n;
-    if (call.alpha != 0.f) copy_rows(slot(at.b), up4(cols), device(call.b), p.ldb, rows, cols, a.stream);
-    call.b = reinterpret_cast<const float*>(slot(at.b)), p.ldb = up4(cols);
-  }
-  if (t.split_k == 1 && !aligned_rows(call.c, p.ldc)) {
-    if (call.beta != 0.f) copy_rows(slot(at.c), up4(p.n), device(call.c), p.ldc, p.m, p.n, a.stream);
-    *staged_c = slot(at.c);
-    call.c = reinterpret_cast<float*>(slot(at.c)), p.ldc = up4(p.n);
-  }
-  p.aligned = true;
+  const auto restage = [&](const float*& ptr, int64_t& ld, int64_t rows, int64_t cols, size_t where) {
+    StagedOperand s;
+    if (aligned_rows(ptr, ld)) return s;
+    if (call.alpha != 0.f) s = {device(ptr), slot(where), ld, rows, cols, up4(cols)};
+    ptr = reinterpret_cast<const float*>(slot(where)), ld = up4(cols);
+    return s;
+  };
+  StagedOperand sa = restage(call.a, p.lda, p.trans_a ? p.k : p.m, p.trans_a ? p.m : p.k, at.a);
+  StagedOperand sb = restage(call.b, p.ldb, p.trans_b ? p.n : p.k, p.trans_b ? p.k : p.n, at.b);
+  p.aligned = true;  // for A and B, what the main kernel's tensor maps need
+  const long long blocks = std::max(sa.blocks(), sb.blocks());
+  if (blocks == 0) return call;
+  void* args[] = {&sa.src, &sa.ld, &sa.rows, &sa.cols, &sa.dst, &sa.ld_out,
+                  &sb.src, &sb.ld, &sb.rows, &sb.cols, &sb.dst, &sb.ld_out};
+  check(driver().cuLaunchKernel(stage_kernel, unsigned(blocks), 2, 1, 256, 1, 1, 0, a.stream, args, nullptr),
+        "cuLaunchKernel(agemm_tf32x3wg_stage)");
   return call;
 }
 
@@ -138,11 +134,8 @@ void launch_main(const Tf32x3WgParams& t, const LaunchGeometry& g, const Canonic
 void Tf32x3WgFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   const Tf32x3WgParams& t = params(c);
   const Problem& p = a.call.problem;
-  CUdeviceptr staged_c = 0;
-  const CanonicalCall call = t.pre_pass == 1 && !p.aligned ? stage(t, a, &staged_c) : a.call;
+  const CanonicalCall call = t.pre_pass == 1 && !p.aligned ? stage(t, a.functions.back(), a) : a.call;
   launch_main(t, geometry(c, p), call, a);
-  // The result back where the caller wants it.
-  if (staged_c) copy_rows(device(a.call.c), p.ldc, staged_c, call.problem.ldc, p.m, p.n, a.stream);
   // sk > 1: the second kernel folds the partial tiles into the caller's C, over the GPU.
   if (t.split_k > 1) launch_reduce_kernel(a.functions.at(1), a, "cuLaunchKernel(agemm_tf32x3wg_reduce)");
 }

@@ -184,12 +184,13 @@ TEST_F(GpuTf32x3WgSplitK, CorrectRepeatableAndSpecialValuesKept) {
     int sk;
   };
   for (const Case& x : {Case{128, 256, 4096, 8}, Case{64, 64, 8192, 128}, Case{200, 136, 100, 8},
-                        Case{130, 70, 4096, 5}}) {
+                        Case{130, 70, 4096, 5}, Case{131, 71, 1000, 1}}) {
     for (int t = 0; t < 4; ++t) {
       Tf32x3WgParams w;
       w.bn = 64, w.wg = 2, w.a_regs = t & 1 ? 0 : 1, w.producers = w.a_regs ? 1 : 2, w.raw = 3, w.split = 3;
       w.drain = 1, w.split_k = x.sk;
-      // 130x70: leading dimensions not multiples of 4, the unaligned class (the pre-pass).
+      // 130x70, 131x71: leading dimensions not multiples of 4, the unaligned
+      // class (the pre-pass); 131x71 unsplit, C (ldc 71) written in place.
       const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, t & 1, t & 2, x.m, x.n, x.k, true);
       w.pre_pass = p.aligned ? 0 : 1;
       const KernelConfig c(w, t & 1, t & 2);

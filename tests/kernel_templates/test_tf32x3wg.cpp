@@ -76,8 +76,9 @@ TEST(Tf32x3Wg, SplitKHasAWorkspaceAndAReductionAndNoBatch) {
   EXPECT_TRUE(one.family().worth_borrowing(one, problem(64, 64, 32, 0, true)));
 }
 
-// The pre-pass stages A, B and C after the counter area (and the split-K
-// partials), 128-byte aligned, rows padded to 4 floats; C only without split-K.
+// The pre-pass stages A and B after the counter area (and the split-K
+// partials), 128-byte aligned, rows padded to 4 floats; never C, which the
+// kernels write at any alignment. Its copy kernel is the module's last entry.
 TEST(Tf32x3Wg, PrePassStagesAfterTheCountersAndThePartials) {
   Tf32x3WgParams t = params(64, 1, 1, 1, 3, 3, 1);
   t.pre_pass = 1;
@@ -86,20 +87,24 @@ TEST(Tf32x3Wg, PrePassStagesAfterTheCountersAndThePartials) {
   Tf32x3WgFamily::Staging s = Tf32x3WgFamily::staging(t, p);
   EXPECT_EQ(s.a, autogemm::kWorkspaceCounterFloats);
   EXPECT_EQ(s.b, s.a + up32(127 * 512));
-  EXPECT_EQ(s.c, s.b + up32(509 * 260));
-  EXPECT_EQ(s.end, s.c + 127 * 260);
+  EXPECT_EQ(s.end, s.b + 509 * 260);
   EXPECT_EQ(KernelConfig(t, false, false).workspace_floats(p), s.end);
+  const KernelConfig pp(t, false, false);
+  EXPECT_EQ(pp.family().entry_points(pp).back(), "agemm_tf32x3wg_stage");
   EXPECT_EQ(KernelConfig(t, false, false).workspace_floats(problem(128, 256, 512, 0, true)), 0u)
       << "a borrowed pre-pass config stages nothing for an aligned problem";
   t.split_k = 4;
   s = Tf32x3WgFamily::staging(t, p);
   EXPECT_EQ(s.a, up32(autogemm::kWorkspaceCounterFloats + 4 * 127 * 260));
-  EXPECT_EQ(s.end, s.c) << "the fold writes C itself";
+  EXPECT_EQ(s.end, s.b + 509 * 260);
+  const KernelConfig split(t, false, false);
+  EXPECT_EQ(split.family().entry_points(split).size(), 3u);
+  EXPECT_EQ(split.family().entry_points(split).back(), "agemm_tf32x3wg_stage");
   const Problem tt = problem(127, 257, 509, 3, false);  // A 509 x 127, B 257 x 509
   t.split_k = 1;
   s = Tf32x3WgFamily::staging(t, tt);
   EXPECT_EQ(s.b, s.a + up32(509 * 128));
-  EXPECT_EQ(s.c, s.b + up32(257 * 512));
+  EXPECT_EQ(s.end, s.b + 257 * 512);
 }
 
 // A batch's operands are 3-D tensor maps stepping by whole products: a

@@ -3,8 +3,8 @@
 // parts by a producer warpgroup, three wgmma products per k8 step, issued by
 // one or two consumer warpgroups (sm_90a, compute capability 9.0 only).
 // Operands arrive by TMA, which needs the aligned class: an unaligned problem
-// runs with the pre-pass (pp=1), which copies each unaligned operand into
-// the workspace with aligned rows first (and C back after). Opt-in: it has no
+// runs with the pre-pass (pp=1), which copies each unaligned operand (A, B)
+// into the workspace with aligned rows first; C is written in place. Opt-in: it has no
 // default and is only ever chosen by tuning. Split-K (a workspace of partial
 // tiles and a reduction kernel) for few output tiles; strided batches of the
 // aligned class in grid z.
@@ -45,7 +45,7 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
   int threads(const KernelConfig& c) const override;
   size_t smem_bytes(const KernelConfig& c) const override;
   /// The counter area, then (sk > 1) sk partial tiles of M rows of N rounded
-  /// up to 4, then (pp=1) the staged operands; 0 for neither.
+  /// up to 4, then (pp=1, unaligned) the staged A and B; 0 for neither.
   size_t workspace_floats(const KernelConfig& c, const Problem& p) const override;
   size_t workspace_counter_floats(const KernelConfig&) const override { return 0; }
   /// Without split-K: a strided batch runs in grid z (3-D tensor maps).
@@ -75,13 +75,12 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
   static int tile_registers(const Tf32x3WgParams& t) {
     return t.bn / 2 * (t.drain > 0 ? 2 : 1) + (t.a_regs ? 32 : 0);  // + a slice's A pieces
   }
-  /// Where the pre-pass stages A, B and C in the workspace (floats from its
+  /// Where the pre-pass stages A and B in the workspace (floats from its
   /// start, each 128-byte aligned, rows padded to 4 floats), and the end of
-  /// what the config uses; nothing is staged for an aligned problem. C is
-  /// staged only without split-K (the fold writes C element by element, at
-  /// any alignment).
+  /// what the config uses; nothing is staged for an aligned problem, and C
+  /// never (the kernels write it at any alignment).
   struct Staging {
-    size_t a = 0, b = 0, c = 0, end = 0;
+    size_t a = 0, b = 0, end = 0;
   };
   static Staging staging(const Tf32x3WgParams& t, const Problem& p);
 
