@@ -85,8 +85,9 @@
 #define AG_PAD 4
 #define AG_LDS_A (AG_BM + AG_PAD)
 #define AG_LDS_B (AG_BN + AG_PAD)
-#define AG_STAGE_A (AG_BK * AG_LDS_A)  // floats per stage
-#define AG_STAGE_B (AG_BK * AG_LDS_B)
+// Floats per pipeline stage (AG_STAGE_B, the config macro, is another thing).
+#define AG_RING_A (AG_BK * AG_LDS_A)
+#define AG_RING_B (AG_BK * AG_LDS_B)
 
 #include "agemm_device.cuh"  // the shared device helpers (part of this template's hash)
 
@@ -266,7 +267,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
                     float* __restrict__ workspace, i64 stride_a, i64 stride_b, i64 stride_c) {
   extern __shared__ __align__(16) float smem[];
   float* As = smem;                                  // [AG_STAGES][AG_BK][AG_LDS_A]
-  float* Bs = smem + AG_STAGES * AG_STAGE_A;         // [AG_STAGES][AG_BK][AG_LDS_B]
+  float* Bs = smem + AG_STAGES * AG_RING_A;         // [AG_STAGES][AG_BK][AG_LDS_B]
 
   begin_after_previous_kernel();
   const int tid = threadIdx.x;
@@ -333,12 +334,12 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   // global pointers to the next slice.
   auto issue = [&](int kt, int st) {
     if (kt < k_full) {
-      ca.copy(st * AG_STAGE_A * 4);
-      cb.copy(st * AG_STAGE_B * 4);
+      ca.copy(st * AG_RING_A * 4);
+      cb.copy(st * AG_RING_B * 4);
     } else if (kt < k_tiles) {
       const int k_lim = k_end - (k_begin + kt * AG_BK);
-      ca.copy_checked(st * AG_STAGE_A * 4, m_lim, k_lim, A);
-      cb.copy_checked(st * AG_STAGE_B * 4, n_lim, k_lim, B);
+      ca.copy_checked(st * AG_RING_A * 4, m_lim, k_lim, A);
+      cb.copy_checked(st * AG_RING_B * 4, n_lim, k_lim, B);
     }
     cp_async_commit();
     ca.g += ca.slice_step;
@@ -379,8 +380,8 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
     cp_async_wait<AG_STAGES - 2>();
     __syncthreads();
     rs = rs + 1 == AG_STAGES ? 0 : rs + 1;
-    as_ = a_frag + rs * (AG_STAGE_A * 4);
-    bs_ = b_frag + rs * (AG_STAGE_B * 4);
+    as_ = a_frag + rs * (AG_RING_A * 4);
+    bs_ = b_frag + rs * (AG_RING_B * 4);
   };
   auto refill = [&] {
     issue(kt + AG_STAGES - 1, ws);

@@ -117,8 +117,8 @@ size_t WarpTiledFamily::smem_bytes(const KernelConfig& c) const { return smem_by
 bool WarpTiledFamily::constraints_hold(const WarpTiledParams& p, const KernelConfig& c, std::string* why) const {
   if (p.batched == 1 && p.split_k > 1) return fail(why, "bt=1 (a batch in grid z) needs sk=1");
   if (p.batched == 1 && p.peel == 1) return fail(why, "bt=1 (a batch in grid z) needs pe=0");
-  if (p.stage_b == 1 && (!c.trans_b || p.split_k > 1 || p.peel == 1 || p.batched == 1))
-    return fail(why, "tp=1 (B staged) needs tb=1, sk=1, pe=0 and bt=0");
+  if (p.stage_b == 1 && (!c.trans_b || p.peel == 1 || p.batched == 1))
+    return fail(why, "tp=1 (B staged) needs tb=1, pe=0 and bt=0");
   if (p.wm > p.bm || p.wn > p.bn) return fail(why, "the warp tile must fit in the block tile");
   const int t = threads(p);
   if (t < 32 || t > 512) return fail(why, "threads per block (bm/wm)*(bn/wn)*32 must be 32..512");
@@ -176,13 +176,17 @@ LaunchGeometry WarpTiledFamily::geometry(const KernelConfig& c, const Problem& p
   return g;
 }
 
-size_t WarpTiledFamily::workspace_floats(const KernelConfig& c, const Problem& p) const {
-  const WarpTiledParams& t = params(c);
-  // Staged B after the counter area (sk is 1 then).
-  if (t.stage_b == 1) return kWorkspaceCounterFloats + size_t(p.k) * size_t(staged_ldb(p));
-  if (t.split_k <= 1) return 0;
+size_t WarpTiledFamily::staged_b_at(const WarpTiledParams& t, const Problem& p) {
   // The counter area other families rely on being zero, then the partial
   // tiles, rows padded to a multiple of 4 floats (AG_WS_SKIP, AG_WS_LD).
+  const size_t partials = t.split_k > 1 ? size_t(t.split_k) * size_t(p.m) * size_t((p.n + 3) / 4 * 4) : 0;
+  return (kWorkspaceCounterFloats + partials + 31) / 32 * 32;
+}
+
+size_t WarpTiledFamily::workspace_floats(const KernelConfig& c, const Problem& p) const {
+  const WarpTiledParams& t = params(c);
+  if (t.stage_b == 1) return staged_b_at(t, p) + size_t(p.k) * size_t(staged_ldb(p));
+  if (t.split_k <= 1) return 0;
   return kWorkspaceCounterFloats + size_t(t.split_k) * size_t(p.m) * size_t((p.n + 3) / 4 * 4);
 }
 
@@ -249,13 +253,13 @@ void launch_strips(const CUfunction* peel, const WarpTiledFamily::MainPart& main
 // tp=1: B^T copied into the workspace as K x N rows, which `inner` then
 // names (the main kernel is built for n-contiguous B). With alpha 0 or K 0
 // no B is read, so none is staged (B may be null then).
-void stage_b(CUfunction f, CanonicalCall& inner, const LaunchArgs& a) {
+void stage_b(CUfunction f, const WarpTiledParams& t, CanonicalCall& inner, const LaunchArgs& a) {
   Problem& p = inner.problem;
   if (a.call.alpha == 0.f || p.k == 0) return;
   int n = int(p.n), k = int(p.k);
   long long ldb = p.ldb, ldo = WarpTiledFamily::staged_ldb(p);
   CUdeviceptr b = reinterpret_cast<CUdeviceptr>(inner.b);
-  CUdeviceptr out = a.workspace + kWorkspaceCounterFloats * sizeof(float);
+  CUdeviceptr out = a.workspace + WarpTiledFamily::staged_b_at(t, p) * sizeof(float);
   void* args[] = {&n, &k, &b, &ldb, &out, &ldo};
   check(driver().cuLaunchKernel(f, unsigned((p.k + 31) / 32), unsigned((p.n + 31) / 32), 1, 256, 1, 1, 0, a.stream,
                                 args, nullptr),
@@ -271,7 +275,7 @@ void WarpTiledFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   const MainPart main = main_part(params(c), a.call.problem);
   CanonicalCall inner = a.call;
   inner.problem.m = main.m, inner.problem.n = main.n;
-  if (params(c).stage_b == 1) stage_b(a.functions.back(), inner, a);
+  if (params(c).stage_b == 1) stage_b(a.functions.back(), params(c), inner, a);
   const LaunchArgs ai{a.functions, inner, a.stream, a.workspace, a.sm_count, a.dependent_launch};
   launch_gemm_kernel(a.functions.at(0), geometry(c, inner.problem), ai, "cuLaunchKernelEx(agemm_warptiled)", true);
   // sk > 1: the second kernel folds the partial tiles into C, over the GPU.
@@ -348,10 +352,10 @@ const ParamSpace<WarpTiledParams>& warptiled_space() {
           const F::MainPart main = F::main_part(x.params, x.problem);
           return x.params.batched == 0 && (main.m < x.problem.m || main.n < x.problem.n);
         }},
-       {"B staged only where it is k-contiguous, for one product without split or peel", TP,
+       {"B staged only where it is k-contiguous, for one product without peel", TP,
         [](const Point& x) {
           const P& c = x.params;
-          return c.stage_b == 0 || (x.problem.trans_b && c.split_k == 1 && c.peel == 0 && c.batched == 0);
+          return c.stage_b == 0 || (x.problem.trans_b && c.peel == 0 && c.batched == 0);
         }},
        implements_problem<P>(),
        workspace_within_dispatch<P>()});

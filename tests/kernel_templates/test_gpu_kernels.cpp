@@ -288,14 +288,16 @@ TEST_F(GpuKernels, WarptiledShiftedEdgeTilesAreCorrect) {
 }
 
 // B^T staged into the workspace (tp=1): NT and TT, both copy widths and
-// classes, odd sides and K (partial 32x32 transpose tiles), padded leading
+// classes, split-K or not, odd sides and K (partial 32x32 transpose tiles), padded leading
 // dimensions, beta != 0; then alpha == 0 with NaN operands (nothing staged,
 // nothing read).
 TEST_F(GpuKernels, WarptiledStagedBIsCorrect) {
   for (const char* text : {"warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=1 sw=1 tp=1 ta=0 tb=1",
                            "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=4 sw=1 tp=1 ta=0 tb=1",
                            "warptiled bm=128 bn=256 bk=16 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 tp=1 ta=1 tb=1",
-                           "warptiled bm=64 bn=128 bk=8 wm=32 wn=64 ln=8 st=3 vec=1 sw=1 tp=1 ta=1 tb=1"}) {
+                           "warptiled bm=64 bn=128 bk=8 wm=32 wn=64 ln=8 st=3 vec=1 sw=1 tp=1 ta=1 tb=1",
+                           "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=4 sk=3 sw=1 tp=1 ta=0 tb=1",
+                           "warptiled bm=64 bn=64 bk=16 wm=32 wn=32 ln=4 st=3 vec=1 sk=2 sw=1 tp=1 ta=1 tb=1"}) {
     const KernelConfig c = KernelConfig::parse(text).value();
     const bool aligned = c.get<WarpTiledParams>().vec == 4;
     for (const Shape& s : {Shape{65, 67, 129}, Shape{300, 257, 100}, Shape{33, 31, 1}, Shape{512, 512, 4097}}) {

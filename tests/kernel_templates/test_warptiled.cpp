@@ -194,8 +194,9 @@ TEST(WarpTiled, SpaceTriesSplitKOnlyWhereTheTilesLeaveSmsIdle) {
   EXPECT_FALSE(has_split(problem(8192, 8192, 8192, 0, true)));  // many full waves
 }
 
-// tp=1: B^T transposed into the workspace by a first kernel; only where B is
-// k-contiguous, one product, no split or peel; the model tries it on NT.
+// tp=1: B^T transposed into the workspace by a first kernel, after any
+// split-K partials; only where B is k-contiguous, one product, no peel; the
+// model tries it on NT.
 TEST(WarpTiled, StagedBIsForKContiguousBAloneWithItsCopyInTheWorkspace) {
   WarpTiledParams t = params(64, 256, 8, 64, 64, 4, 3, 4);
   t.stage_b = 1;
@@ -204,12 +205,21 @@ TEST(WarpTiled, StagedBIsForKContiguousBAloneWithItsCopyInTheWorkspace) {
   EXPECT_TRUE(nt.is_valid(&why)) << why;
   EXPECT_EQ(nt.to_string(), "warptiled bm=64 bn=256 bk=8 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 tp=1 ta=0 tb=1");
   EXPECT_FALSE(KernelConfig(t, false, false).is_valid(nullptr));  // B already n-contiguous
-  WarpTiledParams split = t;
-  split.split_k = 2;
-  EXPECT_FALSE(KernelConfig(split, false, true).is_valid(nullptr));
   const Problem p = problem(4096, 4097, 1000, 2, true);
   EXPECT_TRUE(nt.can_implement(p));
   EXPECT_EQ(nt.workspace_floats(p), autogemm::kWorkspaceCounterFloats + size_t(1000) * 4100);
+  WarpTiledParams split = t;
+  split.split_k = 3;
+  const KernelConfig nt3(split, false, true);
+  EXPECT_TRUE(nt3.is_valid(&why)) << why;
+  const Problem q = problem(63, 1001, 5000, 2, true);
+  const size_t partials = autogemm::kWorkspaceCounterFloats + 3 * 63 * 1004;
+  EXPECT_EQ(WarpTiledFamily::staged_b_at(split, q), (partials + 31) / 32 * 32) << "after the partial tiles";
+  EXPECT_EQ(nt3.workspace_floats(q), (partials + 31) / 32 * 32 + size_t(5000) * 1004);
+  EXPECT_EQ(nt3.family().entry_points(nt3).back(), "agemm_warptiled_stage_b");
+  WarpTiledParams peeled = t;
+  peeled.peel = 1;
+  EXPECT_FALSE(KernelConfig(peeled, false, true).is_valid(nullptr));
   EXPECT_EQ(nt.family().entry_points(nt), (std::vector<std::string>{"agemm_warptiled", "agemm_warptiled_stage_b"}));
   // A copy past what dispatch allocates is refused.
   EXPECT_FALSE(nt.can_implement(problem(64, 16384, 16384, 2, true)));

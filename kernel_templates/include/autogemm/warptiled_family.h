@@ -73,6 +73,9 @@ class WarpTiledFamily final : public TabledFamily<WarpTiledFamily, WarpTiledPara
   static MainPart main_part(const WarpTiledParams& t, const Problem& p);
   /// Row length, in floats, of B staged by agemm_warptiled_stage_b (t.stage_b).
   static int64_t staged_ldb(const Problem& p) { return (p.n + 3) / 4 * 4; }
+  /// Where B is staged in the workspace (floats from its start): after the
+  /// counter area and any split-K partial tiles, 128-byte aligned.
+  static size_t staged_b_at(const WarpTiledParams& t, const Problem& p);
 
  protected:
   bool constraints_hold(const WarpTiledParams& p, const KernelConfig& c, std::string* why) const override;
