@@ -40,6 +40,9 @@
 //                agemm_warptiled_stage_b, which the host runs first to copy
 //                B^T into the workspace as K x N rows; the main kernel then
 //                reads that copy as op(B) = B (AG_TRANS_B is taken as 0)
+// AG_C_ALIGN_STORES 1 (default). Not a family parameter: kernel_probe builds
+//                0 (one-float stores of an unaligned C) to time the stores
+//                apart.
 // AG_TRANS_A, AG_TRANS_B  operand layouts, see above
 // ---------------------------------------------------------------------------
 
@@ -237,6 +240,31 @@ __device__ __forceinline__ void load_fragments(float (&a)[AG_TM], float (&b)[AG_
   }
 }
 
+#ifndef AG_C_ALIGN_STORES
+#define AG_C_ALIGN_STORES 1
+#endif
+// Technique: the widest stores a row's alignment allows. Where C's rows are
+// not 16-byte aligned (an odd ldc), four one-float stores of a fragment's
+// 4 columns each fill a quarter of the sectors they touch; by the address
+// bits, 16 bytes, 8 + 8, or 4 + 8 + 4 cover the same 4 floats. An epilogue
+// -bound problem (short K) writes C at the stores' sector rate.
+__device__ __forceinline__ void store_c4_any_alignment(float* c, const float* v, float alpha, float beta) {
+  float o[4];
+#pragma unroll
+  for (int e = 0; e < 4; ++e) o[e] = beta != 0.f ? fmaf(beta, c[e], alpha * v[e]) : alpha * v[e];
+  const unsigned words = (unsigned)(reinterpret_cast<unsigned long long>(c) >> 2) & 3u;
+  if (words == 0) {
+    *reinterpret_cast<float4*>(c) = make_float4(o[0], o[1], o[2], o[3]);
+  } else if (words == 2) {
+    reinterpret_cast<float2*>(c)[0] = make_float2(o[0], o[1]);
+    reinterpret_cast<float2*>(c)[1] = make_float2(o[2], o[3]);
+  } else {
+    c[0] = o[0];
+    *reinterpret_cast<float2*>(c + 1) = make_float2(o[1], o[2]);
+    c[3] = o[3];
+  }
+}
+
 // The FFMAs of one k step: the outer product of the fragments.
 __device__ __forceinline__ void outer_product(float (&acc)[AG_TM][AG_TN], const float (&a)[AG_TM],
                                               const float (&b)[AG_TN]) {
@@ -427,6 +455,8 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
             out.w = fmaf(beta, old.w, out.w);
           }
           *reinterpret_cast<float4*>(c) = out;
+        } else if (AG_C_ALIGN_STORES && (interior || cn + 3 < n_lim) && cn >= n_skip) {
+          store_c4_any_alignment(c, v, alpha, beta);
         } else {
 #pragma unroll
           for (int e = 0; e < 4; ++e) {
