@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -233,6 +234,7 @@ DeviceInfo h200() { return autogemm::testing::fake_h200(); }
 TEST(TunerWithFakeWorker, BrokenCandidatesAreRecordedAndTuningReachesAWinner) {
   TuneOptions opt;
   opt.budget = 2;
+  opt.neighbours_per_seed = 0;  // the worker count below is the budget's
   opt.compile_threads = 2;
   opt.worker_path = kFake;
   opt.candidate_timeout_s = 1.0;
@@ -269,6 +271,7 @@ struct CloseTimings {
     if (wrong_second) ::setenv("AUTOGEMM_FAKE_WORKER_SECOND", "wrong", 1);
     opt.families = {"tiled"};
     opt.budget = 8;
+    opt.neighbours_per_seed = 0;  // the finalists are the budget's, all of them verified
     opt.compile_threads = 2;
     opt.worker_path = kFake;
   }
@@ -324,6 +327,80 @@ TEST(TunerWithFakeWorker, AFinalistWrongOnItsSecondTimingIsOut) {
   ASSERT_TRUE(r.best.has_value());
   EXPECT_EQ(r.candidates[*r.best].trial.status, TrialStatus::Ok);
   EXPECT_EQ(r.candidates[*r.best].timings, 1);
+}
+
+// A small tiled tuning on the fake worker, with the neighbour pass on.
+TuneOptions neighbour_options() {
+  TuneOptions opt;
+  opt.families = {"tiled"};
+  opt.budget = 4;
+  opt.compile_threads = 2;
+  opt.worker_path = kFake;
+  return opt;
+}
+
+// After the model's picks, the configs next to the two fastest
+// (neighbour_candidates, neighbours_per_seed of each) are measured too,
+// none twice and none ruled out; the progress total grows with them and
+// never falls behind the count.
+TEST(TunerWithFakeWorker, TheNeighbourPassMeasuresTheConfigsNextToTheTwoFastest) {
+  TuneOptions opt = neighbour_options();
+  TuneOptions picks_only = opt;
+  picks_only.neighbours_per_seed = 0;
+  const TuneResult base = Tuner(h200(), picks_only).tune(small());
+  std::vector<std::pair<size_t, size_t>> steps;  // (done, total)
+  const TuneResult r = Tuner(h200(), opt).tune(small(), [&](size_t done, size_t total, const Candidate&) {
+    steps.emplace_back(done, total);
+  });
+  // The picks first, as without the pass (the fake's times depend on the config only).
+  ASSERT_GT(r.candidates.size(), base.candidates.size());
+  for (size_t i = 0; i < base.candidates.size(); ++i)
+    EXPECT_EQ(r.candidates[i].trial.config, base.candidates[i].trial.config);
+  // Then the neighbours of the two fastest picks.
+  std::vector<const Candidate*> ok;
+  std::set<std::string> measured;
+  for (const Candidate& c : base.candidates) {
+    measured.insert(c.trial.config);
+    if (c.trial.status == TrialStatus::Ok) ok.push_back(&c);
+  }
+  std::stable_sort(ok.begin(), ok.end(),
+                   [](const Candidate* a, const Candidate* b) { return a->trial.median_ms < b->trial.median_ms; });
+  ASSERT_GE(ok.size(), 2u);
+  const SearchLimits lim = SearchLimits::of(h200());
+  const auto want = neighbour_candidates(TiledFamily::instance().search_space(small(), lim),
+                                         {ok[0]->config, ok[1]->config}, measured, small(), lim,
+                                         size_t(opt.neighbours_per_seed));
+  ASSERT_FALSE(want.empty());
+  EXPECT_LE(want.size(), 2 * size_t(opt.neighbours_per_seed));
+  std::vector<std::string> got, wanted;
+  for (size_t i = base.candidates.size(); i < r.candidates.size(); ++i) got.push_back(r.candidates[i].trial.config);
+  for (const KernelConfig& c : want) wanted.push_back(c.to_string());
+  EXPECT_EQ(got, wanted);
+  EXPECT_EQ(r.ruled_out, base.ruled_out);
+  // Progress: every candidate counted once, in order, the total never behind.
+  ASSERT_EQ(steps.size(), r.candidates.size());
+  for (size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(steps[i].first, i + 1);
+    EXPECT_GE(steps[i].second, steps[i].first);
+  }
+  EXPECT_EQ(steps.back().second, r.candidates.size());
+}
+
+// Past its deadline (seconds from the start of the shape's tuning) the
+// neighbour pass measures nothing more, and the tuning still ends with a
+// winner, not as interrupted.
+TEST(TunerWithFakeWorker, TheNeighbourPassStopsAtItsDeadline) {
+  TuneOptions opt = neighbour_options();
+  TuneOptions picks_only = opt;
+  picks_only.neighbours_per_seed = 0;
+  opt.neighbour_deadline_s = 0;
+  const TuneResult base = Tuner(h200(), picks_only).tune(small());
+  const TuneResult r = Tuner(h200(), opt).tune(small());
+  ASSERT_EQ(r.candidates.size(), base.candidates.size());
+  for (size_t i = 0; i < base.candidates.size(); ++i)
+    EXPECT_EQ(r.candidates[i].trial.config, base.candidates[i].trial.config);
+  EXPECT_FALSE(r.interrupted);
+  ASSERT_TRUE(r.best.has_value());
 }
 
 // A candidate whose build spills registers is recorded as a failed build,

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
-#include <set>
 #include <numeric>
 #include <random>
+#include <set>
+#include <sstream>
 
 namespace autogemm {
 
@@ -96,6 +98,75 @@ std::vector<KernelConfig> calibration_first(const std::vector<KernelConfig>& can
   front.insert(front.end(), first.begin(), first.end());
   front.insert(front.end(), rest.begin(), rest.end());
   return front;
+}
+
+namespace {
+
+/// A config's canonical text split into its family name (the words before
+/// the first `key=value` field) and its fields.
+struct ConfigFields {
+  std::string family;
+  std::map<std::string, std::string> fields;
+};
+
+ConfigFields fields_of(const KernelConfig& c) {
+  ConfigFields out;
+  std::istringstream in(c.to_string());
+  for (std::string tok; in >> tok;) {
+    const size_t eq = tok.find('=');
+    if (eq != std::string::npos)
+      out.fields[tok.substr(0, eq)] = tok.substr(eq + 1);
+    else if (out.fields.empty())
+      out.family += (out.family.empty() ? "" : " ") + tok;
+  }
+  return out;
+}
+
+/// Fields whose values differ, a key only one side has included; a
+/// different family is never near (SIZE_MAX).
+size_t field_distance(const ConfigFields& a, const ConfigFields& b) {
+  if (a.family != b.family) return std::numeric_limits<size_t>::max();
+  size_t d = 0;
+  for (const auto& [key, value] : a.fields) {
+    const auto it = b.fields.find(key);
+    d += it == b.fields.end() || it->second != value;
+  }
+  for (const auto& entry : b.fields) d += !a.fields.count(entry.first);
+  return d;
+}
+
+}  // namespace
+
+std::vector<KernelConfig> neighbour_candidates(const std::vector<KernelConfig>& space,
+                                               const std::vector<KernelConfig>& seeds,
+                                               const std::set<std::string>& measured, const Problem& p,
+                                               const SearchLimits& lim, size_t per_seed) {
+  std::vector<ConfigFields> fields;
+  for (const KernelConfig& c : space) fields.push_back(fields_of(c));
+  std::map<size_t, double> cost;  // model cost, of the near configs only
+  std::set<std::string> chosen;  // taken, and the seeds, which are never neighbours
+  for (const KernelConfig& seed : seeds) chosen.insert(seed.to_string());
+  std::vector<KernelConfig> out;
+  for (const KernelConfig& seed : seeds) {
+    const ConfigFields own = fields_of(seed);
+    std::vector<std::pair<size_t, size_t>> near;  // (distance, index in space)
+    for (size_t i = 0; i < space.size(); ++i) {
+      if (&space[i].family() != &seed.family()) continue;
+      const size_t d = field_distance(own, fields[i]);
+      if (d < 1 || d > 2) continue;
+      const std::string text = space[i].to_string();
+      if (measured.count(text) || chosen.count(text)) continue;
+      if (!cost.count(i)) cost[i] = model_cost(space[i], p, lim);
+      near.emplace_back(d, i);
+    }
+    std::stable_sort(near.begin(), near.end(), [&](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : cost.at(a.second) < cost.at(b.second);
+    });
+    size_t taken = 0;
+    for (const auto& [d, i] : near)
+      if (taken < per_seed && chosen.insert(space[i].to_string()).second) out.push_back(space[i]), ++taken;
+  }
+  return out;
 }
 
 void ModelCutoff::measured(const KernelConfig& c, double ms, bool calibrates) {

@@ -18,6 +18,7 @@
 #include "autogemm/search_space.h"
 #include "autogemm/worker.h"
 #include "compile_memo.h"
+#include "refine.h"
 
 namespace autogemm {
 namespace {
@@ -148,13 +149,13 @@ void hold_for_calibration(std::vector<Job>& jobs) {
 
 /// The candidates of one tuning, in measuring order: the default first (the
 /// bar to beat), then the strategy's picks (for the model: history, then
-/// each family's calibrating picks, then the rest; see calibration_first),
-/// then injected test kernels; failed and already-measured configs left out.
+/// each family's calibrating picks, then the rest; see calibration_first);
+/// failed and already-measured configs left out. `space_out` gets the
+/// search space.
 std::vector<Job> plan_jobs(const Problem& p, const DeviceInfo& dev, const TuneOptions& opt,
-                           const std::vector<const KernelFamily*>& families, size_t* space_size) {
+                           const std::vector<const KernelFamily*>& families, std::vector<KernelConfig>* space_out) {
   const SearchLimits lim = SearchLimits::of(dev);
-  const std::vector<KernelConfig> space = SearchSpace::enumerate(p, lim, families);
-  *space_size = space.size();
+  const std::vector<KernelConfig>& space = *space_out = SearchSpace::enumerate(p, lim, families);
   const std::vector<KernelConfig> from_history = history_candidates(p, space, opt.history, opt.history_limit);
   std::vector<KernelConfig> chosen = select_candidates(opt.strategy, space, p, lim, opt.budget, opt.seed, from_history);
   // Other shapes' winners among the history candidates: measured first,
@@ -181,11 +182,29 @@ std::vector<Job> plan_jobs(const Problem& p, const DeviceInfo& dev, const TuneOp
     jobs.push_back({c, kernel_arch(c, dev)});
     jobs.back().calibrates = !elsewhere.count(s);
   }
+  if (opt.strategy == StrategyKind::Model) hold_for_calibration(jobs);
+  return jobs;
+}
+
+/// The injected test kernels, measured after everything else.
+std::vector<Job> injected_jobs(const DeviceInfo& dev, const TuneOptions& opt) {
+  std::vector<Job> jobs;
   for (const InjectedKernel& k : opt.injected) {
     jobs.push_back({k.config, kernel_arch(k.config, dev), &k});
-    jobs.back().calibrates = false;  // never reported to the cutoff, so never held for it either
+    jobs.back().calibrates = false;  // never reported to the cutoff
   }
-  if (opt.strategy == StrategyKind::Model) hold_for_calibration(jobs);
+  return jobs;
+}
+
+/// The neighbour pass's jobs (neighbour_configs); they do not calibrate
+/// the cutoff: the model ranked them low, which is the point.
+std::vector<Job> neighbour_jobs(const std::vector<KernelConfig>& space, const std::vector<Candidate>& done,
+                                const Problem& p, const DeviceInfo& dev, const TuneOptions& opt) {
+  std::vector<Job> jobs;
+  for (const KernelConfig& c : neighbour_configs(space, done, p, SearchLimits::of(dev), opt)) {
+    jobs.push_back({c, kernel_arch(c, dev)});
+    jobs.back().calibrates = false;
+  }
   return jobs;
 }
 
@@ -238,48 +257,78 @@ Candidate measure(Worker& worker, const Job& job, Compiled compiled, const Probl
   return cand;
 }
 
-/// Times the candidates within kFinalistMargin of the fastest (at most
-/// kMaxFinalists, fastest first) once more, back to back, and ranks them by
-/// the mean of their two medians. Why: over a tuning run a candidate's time
-/// drifts by 1-3% (clocks, temperature, what ran just before), enough to
-/// swap two tiles that close (2048x11008x4096 kept a tile 3% slower than
-/// the one another run chose, on the H200). Only candidates of
-/// this run qualify: an earlier run's have no cubin in memory.
-void remeasure_finalists(Worker& worker, std::vector<Candidate>& cands, size_t first, const Problem& p,
-                         double timeout_s, const std::function<void(const Candidate&)>& on_trial) {
-  constexpr double kFinalistMargin = 0.03;
-  constexpr size_t kMaxFinalists = 4;
-  auto eligible = [](const Candidate& c) {
-    return c.trial.status == TrialStatus::Ok && !c.injected && c.trial.median_ms > 0 && !c.cubin.empty();
-  };
-  double best = std::numeric_limits<double>::infinity();
-  for (const Candidate& c : cands)
-    if (c.trial.status == TrialStatus::Ok && !c.injected && c.trial.median_ms > 0) best = std::min(best, c.trial.median_ms);
-  std::vector<size_t> finalists;
-  for (size_t i = first; i < cands.size(); ++i)
-    if (eligible(cands[i]) && cands[i].trial.median_ms <= best * (1 + kFinalistMargin)) finalists.push_back(i);
-  if (finalists.size() < 2) return;
-  std::sort(finalists.begin(), finalists.end(),
-            [&](size_t a, size_t b) { return cands[a].trial.median_ms < cands[b].trial.median_ms; });
-  if (finalists.size() > kMaxFinalists) finalists.resize(kMaxFinalists);
-  for (size_t i : finalists) {
-    Candidate& c = cands[i];
-    const WorkerOutcome r = worker.run(c.trial.config, c.cubin, std::numeric_limits<double>::infinity(), timeout_s);
-    ++c.timings;
-    if (r.status != TrialStatus::Ok || !(r.median_ms > 0)) {
-      // The worker verifies every run: a kernel wrong (or crashing) once is
-      // out, whatever its first run gave.
-      log().warn("{}: {} failed its second timing: {}", p.to_string(), c.trial.config, r.detail);
-      c.trial.status = r.status == TrialStatus::Ok ? TrialStatus::WrongResult : r.status;
-      c.trial.detail = "second timing of a finalist: " + r.detail;
-      c.trial.median_ms = 0, c.trial.gflops = 0;
-      if (on_trial) on_trial(c);
+/// Compiles and measures a tuning's jobs, pass after pass (the strategy's
+/// picks, the neighbour pass, injected kernels), with one worker, one
+/// cutoff, one fastest time and one progress count.
+class Measuring {
+ public:
+  Measuring(Worker& worker, const Problem& p, const DeviceInfo& dev, const TuneOptions& opt,
+            const TuneProgress& progress, TuneResult& out, size_t total)
+      : worker_(worker), p_(p), opt_(opt), progress_(progress), out_(out), cutoff_(p, SearchLimits::of(dev)),
+        def_(default_config(p)), done_(out.candidates.size()), total_(total) {
+    // The CPUs this process may run on, not the host's: a rank bound to one
+    // core runs one compile at a time whatever the host has (cpu_affinity.h).
+    threads_ = opt.compile_threads > 0 ? opt.compile_threads : usable_cpu_count();
+    timeout_s_ = opt.candidate_timeout_s > 0 ? opt.candidate_timeout_s : default_candidate_timeout(p);
+    for (const Candidate& c : out.candidates) {
+      best_ms_ = std::min(best_ms_, c.trial.median_ms);
+      cutoff_.measured(c.config, c.trial.median_ms);
+    }
+  }
+  /// Measures `jobs` in order, each handed to on_trial and progress as it
+  /// ends; with `may_rule_out` the cutoff leaves out what it rules out.
+  /// TuneOptions::stop ends it early (out.interrupted); so does `deadline`,
+  /// quietly: the jobs after it are left out, not interrupted.
+  void run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time_point deadline = Clock::time_point::max());
+  /// A later pass adds `n` to the progress total.
+  void expect_more(size_t n) { total_ += n; }
+  bool started() const { return started_; }
+  double timeout_s() const { return timeout_s_; }
+
+ private:
+  Worker& worker_;
+  const Problem& p_;
+  const TuneOptions& opt_;
+  const TuneProgress& progress_;
+  TuneResult& out_;
+  ModelCutoff cutoff_;
+  const KernelConfig def_;
+  size_t done_, total_;
+  int threads_ = 1;
+  double timeout_s_ = 0, best_ms_ = std::numeric_limits<double>::infinity();
+  bool started_ = false;  ///< the worker was set up for the problem
+};
+
+void Measuring::run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time_point deadline) {
+  if (jobs.empty()) return;
+  // Injected kernels always run.
+  auto ruled_out = [this, may_rule_out](const Job& j) { return may_rule_out && !j.injected && cutoff_.ruled_out(j.config); };
+  CompilePool pool(jobs, threads_, ruled_out);
+  if (!started_) worker_.set_problem(p_, opt_.seed, default_setup_timeout(p_), opt_.timing);
+  started_ = true;
+  for (size_t i = 0; i < jobs.size(); ++i, ++done_) {
+    if (opt_.stop && opt_.stop->load()) {
+      out_.interrupted = true;
+      return;
+    }
+    if (Clock::now() > deadline) {
+      log().info("{}: {} candidates left out at the pass's deadline", p_.to_string(), jobs.size() - i);
+      return;
+    }
+    Compiled compiled = pool.get(i);
+    if (compiled.ruled_out || ruled_out(jobs[i])) {
+      ++out_.ruled_out;
       continue;
     }
-    c.trial.median_ms = (c.trial.median_ms + r.median_ms) / 2;
-    c.trial.spread_ms = std::max(c.trial.spread_ms, r.spread_ms);
-    c.trial.gflops = p.flops() / (c.trial.median_ms * 1e6);
-    if (on_trial) on_trial(c);
+    Candidate cand = measure(worker_, jobs[i], std::move(compiled), p_, best_ms_, timeout_s_);
+    cand.trial.timing = opt_.timing;
+    if (cand.trial.status == TrialStatus::Ok && !cand.injected)
+      cutoff_.measured(cand.config, cand.trial.median_ms, jobs[i].calibrates);
+    cand.is_default = !cand.injected && cand.config == def_;
+    out_.cost.compile_s += cand.compile_s;
+    if (opt_.on_trial) opt_.on_trial(cand);
+    if (progress_) progress_(done_ + 1, total_, cand);
+    out_.candidates.push_back(std::move(cand));
   }
 }
 
@@ -292,52 +341,29 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
   TuneResult out;
   out.problem = p;
   const std::vector<const KernelFamily*> families = tunable_families(dev_, opt_.families, opt_.math_mode);
-  size_t space_size = 0;
-  const std::vector<Job> jobs = plan_jobs(p, dev_, opt_, families, &space_size);
+  std::vector<KernelConfig> space;
+  const std::vector<Job> jobs = plan_jobs(p, dev_, opt_, families, &space);
+  const std::vector<Job> injected = injected_jobs(dev_, opt_);
   out.candidates = resumed_candidates(p, opt_);
-  const size_t resumed = out.candidates.size(), total = resumed + jobs.size();
+  const size_t resumed = out.candidates.size();
   log().info("tuning {}: {} candidates to measure, {} measured before ({} in the search space, strategy {})",
-             p.to_string(), jobs.size(), resumed, space_size, to_string(opt_.strategy));
+             p.to_string(), jobs.size() + injected.size(), resumed, space.size(), to_string(opt_.strategy));
 
-  // The CPUs this process may run on, not the host's: a rank bound to one
-  // core runs one compile at a time whatever the host has (cpu_affinity.h).
-  const int threads = opt_.compile_threads > 0 ? opt_.compile_threads : usable_cpu_count();
-  const double timeout_s = opt_.candidate_timeout_s > 0 ? opt_.candidate_timeout_s : default_candidate_timeout(p);
-  double best_ms = std::numeric_limits<double>::infinity();
-  for (const Candidate& c : out.candidates) best_ms = std::min(best_ms, c.trial.median_ms);
-  ModelCutoff cutoff(p, SearchLimits::of(dev_));
-  for (const Candidate& c : out.candidates) cutoff.measured(c.config, c.trial.median_ms);
-  // Only a model tuning leaves candidates out; injected kernels always run.
-  auto ruled_out = [&](const Job& j) {
-    return opt_.strategy == StrategyKind::Model && !j.injected && cutoff.ruled_out(j.config);
-  };
-  if (!jobs.empty()) {
-    CompilePool pool(jobs, threads, ruled_out);
-    worker.set_problem(p, opt_.seed, default_setup_timeout(p), opt_.timing);
-    const KernelConfig def = default_config(p);
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      if (opt_.stop && opt_.stop->load()) {
-        out.interrupted = true;
-        break;
-      }
-      Compiled compiled = pool.get(i);
-      if (compiled.ruled_out || ruled_out(jobs[i])) {
-        ++out.ruled_out;
-        continue;
-      }
-      Candidate cand = measure(worker, jobs[i], std::move(compiled), p, best_ms, timeout_s);
-      cand.trial.timing = opt_.timing;
-      if (cand.trial.status == TrialStatus::Ok && !cand.injected)
-        cutoff.measured(cand.config, cand.trial.median_ms, jobs[i].calibrates);
-      cand.is_default = !cand.injected && cand.config == def;
-      out.cost.compile_s += cand.compile_s;
-      if (opt_.on_trial) opt_.on_trial(cand);
-      if (progress) progress(resumed + i + 1, total, cand);
-      out.candidates.push_back(std::move(cand));
-    }
+  const bool model = opt_.strategy == StrategyKind::Model;
+  Measuring m(worker, p, dev_, opt_, progress, out, resumed + jobs.size() + injected.size());
+  auto stopping = [&] { return out.interrupted || (opt_.stop && opt_.stop->load()); };
+  m.run(jobs, model);  // only a model tuning leaves candidates out
+  if (model && opt_.neighbours_per_seed > 0 && !stopping()) {
+    const std::vector<Job> near = neighbour_jobs(space, out.candidates, p, dev_, opt_);
+    log().info("{}: neighbour pass: {} more candidates around the best", p.to_string(), near.size());
+    m.expect_more(near.size());
+    // Never ruled out: they are what the model misjudged. The deadline
+    // keeps a shape's tuning near its 10 s (the pass costs ~2.5 s a shape).
+    m.run(near, false, t0 + std::chrono::duration_cast<Clock::duration>(
+                                std::chrono::duration<double>(opt_.neighbour_deadline_s)));
   }
-  const bool stopping = out.interrupted || (opt_.stop && opt_.stop->load());
-  if (!stopping && !jobs.empty()) remeasure_finalists(worker, out.candidates, resumed, p, timeout_s, opt_.on_trial);
+  if (!out.interrupted) m.run(injected, false);
+  if (!stopping() && m.started()) remeasure_finalists(worker, out.candidates, resumed, p, m.timeout_s(), opt_.on_trial);
   if (out.ruled_out > 0)
     log().info("{}: {} candidates left out unmeasured: their family's model, calibrated on its measured ones, "
                "puts them over {}x the best time",

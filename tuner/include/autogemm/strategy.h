@@ -7,7 +7,10 @@
 //               within a family only, so the budget applies per family)
 // model and sampled put the winners of the nearest already-tuned shapes of
 // the device first (history), within the same budget. While a model tuning
-// measures, ModelCutoff leaves out the candidates its measurements rule out.
+// measures, ModelCutoff leaves out the candidates its measurements rule out;
+// after it, neighbour_candidates adds the unmeasured configs one or two
+// parameters away from the fastest measured ones (the model's misjudgements
+// are mostly one parameter off a config it ranked well).
 #pragma once
 
 #include <map>
@@ -70,6 +73,23 @@ std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<Ke
 /// first measurement.
 std::vector<KernelConfig> calibration_first(const std::vector<KernelConfig>& candidates,
                                             const std::set<std::string>& fixed = {});
+
+/// The neighbour pass of a model tuning: for each of `seeds` in turn (the
+/// fastest measured configs, fastest first), the configs of `space` of the
+/// seed's family whose canonical text (KernelConfig::to_string) differs from
+/// the seed's in one or two `key=value` fields (a key only one of them has
+/// counts as a difference), that are not in `measured` (config texts), not
+/// a seed and not already chosen for an earlier seed; nearest first (one field before two),
+/// then by model cost, at most `per_seed` a seed. Why: the model ranks
+/// within a family by an estimate, and on some shapes the true best is one
+/// field or two off the measured winners yet far down the model's order
+/// (on an H100, 260x3892x444:NT went from 18.1 to 21.1 TFLOP/s and
+/// col:719x847x16383:TN from 36.2 to 39.0 by this pass). Deterministic:
+/// ties keep `space`'s order.
+std::vector<KernelConfig> neighbour_candidates(const std::vector<KernelConfig>& space,
+                                               const std::vector<KernelConfig>& seeds,
+                                               const std::set<std::string>& measured, const Problem& p,
+                                               const SearchLimits& lim, size_t per_seed);
 
 /// Rules out, during a model tuning, candidates that cannot win. Per family,
 /// each measured candidate gives a ratio measured / modelled time (the model's

@@ -4,7 +4,8 @@
 //   was measured before (resume) -> NVRTC on a thread pool, overlapped
 //   with measuring -> in the worker process (worker.h): load (limits read
 //   back) -> run once on poisoned C, verify against the FP64 reference ->
-//   time (events, median) -> rank.
+//   time (events, median) -> (model) the same for the configs next to the
+//   two fastest (the neighbour pass) -> rank.
 //
 // Every candidate ends as a TrialRecord with a status; only candidates whose
 // output verified can win. The built-in default config is always measured
@@ -85,6 +86,17 @@ struct TuneOptions {
   /// the budget's, so few: the shape's own built-in winner (always first,
   /// the nearest) and the nearest few shapes' winners.
   size_t history_limit = 4;
+  /// Model tunings, after the budget: at most this many unmeasured configs
+  /// one or two fields away from each of the two fastest candidates
+  /// (neighbour_candidates), measured and never ruled out by the cutoff.
+  /// Why: the model's misjudgements are mostly one field off a config it
+  /// ranked well, which the cutoff, calibrated by the same model, keeps
+  /// out; a few more measurements catch them. 0: no neighbour pass.
+  int neighbours_per_seed = 6;
+  /// Seconds from the start of a shape's tuning after which the neighbour
+  /// pass measures no more: on an H100 the pass took ~2.5 s a shape and put
+  /// 3 of 24 public shapes over the 10 s a shape that tuning keeps to.
+  double neighbour_deadline_s = 8.0;
 };
 
 struct Candidate {
