@@ -78,7 +78,9 @@ void add_options(CLI::App& app, Args& a) {
                  "strict (FFMA families only) or fp32_accurate (also the FP32-accurate tensor-core families); "
                  "default $AUTOGEMM_MATH_MODE, else strict")
       ->check(CLI::IsMember({"strict", "fp32_accurate"}));
-  app.add_option("--strategy", a.strategy, "model (default), sampled or exhaustive")
+  app.add_option("--strategy", a.strategy,
+                 "model (default: the family models' cheapest, then up to 6 configs next to each of the two "
+                 "fastest), sampled or exhaustive")
       ->check(CLI::IsMember({"model", "sampled", "exhaustive"}));
   app.add_option("--budget", a.budget, "candidates measured per shape and family (model, sampled)")
       ->check(CLI::Range(1, 100000));
