@@ -7,7 +7,7 @@
 // against real numbers; the few recorded shapes it misses are listed with
 // the share they reached (kKnownMisses), which must not drop. The files keep the configs within 10% of each best;
 // a candidate missing from them is slower than 90% and cannot count. The
-// neighbour pass is replayed on the same data: never worse, its gains printed.
+// neighbour pass is replayed on the same data: the known misses reach 97%, its gains printed.
 // Re-record a file (gemm_tune --strategy exhaustive, then
 // scripts/trials_to_csv.py) after a change to its family's kernel.
 #include <gtest/gtest.h>
@@ -109,11 +109,11 @@ TEST(ModelQuality, ReachesNinetySevenPercentOfTheExhaustiveBestOnRecordedH200Dat
 
 // The neighbour pass (TuneOptions::neighbours_per_seed) replayed: after the
 // picks above, the configs next to the two best picks the recording has
-// (the fastest measured, as a tuning's seeds are) count too. Never worse
-// than the picks alone; how many shapes it improves, and how many it lifts
+// (the fastest measured, as a tuning's seeds are) count too. Every known
+// miss reaches 97% with them; how many shapes it improves, and how many it lifts
 // to 97% of their exhaustive best, is printed (not asserted: it tells what
 // the pass buys on this data, which a re-recording may change).
-TEST(ModelQuality, TheNeighbourPassNeverLosesAndItsGainsAreReported) {
+TEST(ModelQuality, TheNeighbourPassLiftsTheKnownMissesAndItsGainsAreReported) {
   const std::map<std::string, Recorded> data = load_all();
   ASSERT_GE(data.size(), 20u);
   const SearchLimits h200;
@@ -144,7 +144,10 @@ TEST(ModelQuality, TheNeighbourPassNeverLosesAndItsGainsAreReported) {
       const auto it = rec.gflops.find(c.to_string());
       if (it != rec.gflops.end() && it->second > with) with = it->second, best_cfg = it->first;
     }
-    EXPECT_GE(with, alone) << name;
+    // The known misses are what the pass is for: with it they reach 97%.
+    if (kKnownMisses.count(name)) {
+      EXPECT_GE(with, 0.97 * exhaustive) << name << ": the neighbour pass reached " << with / exhaustive;
+    }
     if (with > alone) {
       ++improved;
       lifted += alone < 0.97 * exhaustive && with >= 0.97 * exhaustive;
