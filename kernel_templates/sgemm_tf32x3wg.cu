@@ -38,6 +38,14 @@
 // AG_TF32_PASSES 3 (default): 3xTF32; 1: big*big only (plain TF32). Not a
 //                family parameter: a test builds 1 to prove that the verifier
 //                rejects plain TF32 output.
+// AG_COMPENSATE  0 (default), 1 or 2, with AG_DRAIN > 0. Not a family
+//                parameter yet: kernel_probe builds 1 and 2 to time them and
+//                measure their error before one becomes the default. 1: the
+//                cross products of a whole slice go into the accumulators
+//                before its big products; 2: that, and each drain's rounding
+//                error carried into the next slice (see "Technique" below;
+//                the carry's temporaries spill in the register-heaviest
+//                configs, bn=192 and bn=128 with two producer warpgroups).
 // AG_PROBE       0 (default). Not a family parameter: tools/kernel_probe
 //                builds 1 (no split), 2 (no copies), 3 (neither) or 4 (no
 //                wgmma) to time the stages apart; the results are wrong, and
@@ -69,6 +77,9 @@
 #ifndef AG_SPLIT_K
 #define AG_SPLIT_K 1
 #endif
+#ifndef AG_COMPENSATE
+#define AG_COMPENSATE 0
+#endif
 
 #define AG_BK 32
 #define AG_BM (64 * AG_WG)
@@ -92,6 +103,10 @@ static_assert(AG_PRODUCERS == 1 || AG_PRODUCERS == 2, "AG_PRODUCERS must be 1 or
 static_assert(AG_RAW >= 2 && AG_RAW <= 3 && AG_SPLIT >= 2 && AG_SPLIT <= 3, "2..3 buffers");
 static_assert(AG_TF32_PASSES == 1 || AG_TF32_PASSES == 3, "AG_TF32_PASSES must be 1 or 3");
 static_assert(!AG_A_REGS || !AG_TRANS_A, "A in registers needs k-contiguous A");
+static_assert(AG_COMPENSATE >= 0 && AG_COMPENSATE <= 2, "AG_COMPENSATE must be 0, 1 or 2");
+// Slice order and carry only change how drained totals are formed.
+#define AG_SLICE_ORDER (AG_COMPENSATE >= 1 && AG_DRAIN > 0 && AG_TF32_PASSES == 3)
+#define AG_CARRY (AG_COMPENSATE >= 2 && AG_DRAIN > 0)
 
 #include "agemm_device.cuh"  // the shared device helpers (part of this template's hash)
 typedef unsigned long long u64;
@@ -502,8 +517,8 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
     // Technique: A split in registers by the consumers. Each A element is
     // read once by its one consumer thread (4 per k8 step), split there, and
     // fed to wgmma from registers: the producers split only B, and the
-    // tensor cores read no A from shared memory (measured reason: shared
-    // memory traffic, see docs/NOTES.md step 28).
+    // tensor cores read no A from shared memory: shared-memory traffic per
+    // slice 272 -> 192 KB, 4096^3 1.36 -> 1.29 ms on the H200.
     // A's rows as TMA swizzled them: 16-byte chunk c of row r at c ^ (r & 7),
     // here r & 7 == g, so lanes g, t hit 32 distinct banks.
     const float* a_rows = split_ring + s * AG_SPLIT_STAGE + (cw * 64 + w * 16 + g) * AG_BK;
@@ -526,25 +541,55 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
 #pragma unroll
     for (int i = 0; i < AG_ACC; ++i) fence_operand(acc[i]);
     wgmma_fence();
+    // With the carry the accumulators always continue (they hold it).
+    const int restart = (fresh && !AG_CARRY) ? 0 : 1;
+#if AG_SLICE_ORDER
+    // Technique: the cross products of the whole slice first, then its big
+    // products. The tensor cores round each wgmma's sum toward zero, a loss
+    // of up to one unit in the last place of the accumulator: cross terms
+    // (~2^-11 of a big product) added after big products each cost a unit
+    // of the big sum, added before them a unit of a sum 2^11 smaller. Per
+    // slice, 4 truncations of the big sum instead of 12 (an error model
+    // fitted to the H200's 3xTF32 errors, scripts/tf32x3_error_model.sh).
+#pragma unroll
+    for (int j = 0; j < (AG_PROBE == 4 ? 0 : AG_BK / 8); ++j) {
+#if AG_A_REGS
+      wgmma_tf32_ra(acc, a_lo[j], b_big + 2 * j, j == 0 ? restart : 1);
+      wgmma_tf32_ra(acc, a_hi[j], b_small + 2 * j, 1);
+#else
+      wgmma_tf32(acc, a_small + 2 * j, b_big + 2 * j, j == 0 ? restart : 1);
+      wgmma_tf32(acc, a_big + 2 * j, b_small + 2 * j, 1);
+#endif
+    }
+#pragma unroll
+    for (int j = 0; j < (AG_PROBE == 4 ? 0 : AG_BK / 8); ++j) {
+#if AG_A_REGS
+      wgmma_tf32_ra(acc, a_hi[j], b_big + 2 * j, 1);
+#else
+      wgmma_tf32(acc, a_big + 2 * j, b_big + 2 * j, 1);
+#endif
+    }
+#else
 #pragma unroll
     for (int j = 0; j < (AG_PROBE == 4 ? 0 : AG_BK / 8); ++j) {
       // Technique: small products first (the cross terms, ~2^-11 of the big
       // product each, then big*big), so the restart (scale-d = 0) is the
       // first wgmma of a drain interval.
 #if AG_A_REGS && AG_TF32_PASSES == 3
-      wgmma_tf32_ra(acc, a_lo[j], b_big + 2 * j, (fresh && j == 0) ? 0 : 1);
+      wgmma_tf32_ra(acc, a_lo[j], b_big + 2 * j, j == 0 ? restart : 1);
       wgmma_tf32_ra(acc, a_hi[j], b_small + 2 * j, 1);
       wgmma_tf32_ra(acc, a_hi[j], b_big + 2 * j, 1);
 #elif AG_A_REGS
-      wgmma_tf32_ra(acc, a_hi[j], b_big + 2 * j, (fresh && j == 0) ? 0 : 1);
+      wgmma_tf32_ra(acc, a_hi[j], b_big + 2 * j, j == 0 ? restart : 1);
 #elif AG_TF32_PASSES == 3
-      wgmma_tf32(acc, a_small + 2 * j, b_big + 2 * j, (fresh && j == 0) ? 0 : 1);
+      wgmma_tf32(acc, a_small + 2 * j, b_big + 2 * j, j == 0 ? restart : 1);
       wgmma_tf32(acc, a_big + 2 * j, b_small + 2 * j, 1);
       wgmma_tf32(acc, a_big + 2 * j, b_big + 2 * j, 1);
 #else
-      wgmma_tf32(acc, a_big + 2 * j, b_big + 2 * j, (fresh && j == 0) ? 0 : 1);
+      wgmma_tf32(acc, a_big + 2 * j, b_big + 2 * j, j == 0 ? restart : 1);
 #endif
     }
+#endif
     wgmma_commit();
     fresh = 0;
 #if AG_DRAIN > 0
@@ -561,7 +606,19 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
         mbar_arrive(smem_addr(&empty_bar[s]));
       }
       held = -1;
-#if AG_DRAIN > 0
+#if AG_CARRY
+      // Technique: the drain's rounding error, carried. TwoSum gives the
+      // exact error of tot + acc; the next slice's products accumulate onto
+      // it, and it reaches the totals at the next drain. Long K then loses
+      // nothing to the chain of FP32 additions into the totals.
+#pragma unroll
+      for (int i = 0; i < AG_ACC; ++i) {
+        const float sum = tot[i] + acc[i], tot_part = sum - acc[i];
+        acc[i] = (tot[i] - tot_part) + (acc[i] - (sum - tot_part));
+        tot[i] = sum;
+      }
+      since_drain = 0;
+#elif AG_DRAIN > 0
 #pragma unroll
       for (int i = 0; i < AG_ACC; ++i) tot[i] += acc[i];
       since_drain = 0;
@@ -588,6 +645,10 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   // (The last slice drained with wait 0; this says so to ptxas, which
   // otherwise inserts its own wait on the loop exit, warning C7517.)
   wgmma_wait<0>();
+#if AG_CARRY
+#pragma unroll
+  for (int i = 0; i < AG_ACC; ++i) tot[i] += acc[i];  // the last drain's error
+#endif
 
   // This block's K range, for outputs recomputed in FP32.
   const int k_lo = kt0 * AG_BK, k_hi = min(K, (kt0 + k_tiles) * AG_BK);

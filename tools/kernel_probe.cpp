@@ -81,11 +81,15 @@ int main(int argc, char** argv) {
   CLI::App app{"kernel_probe: time one kernel config and its -D variants on one shape (GPU)"};
   std::string config_text, shape_text, json_out, cubin_dir, source_path;
   std::vector<std::string> variants;
-  int device = 0;
+  int device = 0, spread = 4;
   app.add_option("--config", config_text, "canonical config text")->required();
   app.add_option("--shape", shape_text, "shape, e.g. 4096x4096x4096 or 1000x1000x1000:TN")->required();
   app.add_option("--variant", variants, "extra NVRTC options of one variant (repeatable), e.g. \"-DAG_PROBE=1\"");
   app.add_option("--device", device, "GPU ordinal");
+  app.add_option("--exponent-spread", spread,
+                 "inputs scaled by 2^e, e uniform in [-E, E] (default 4; 0: values in +-[0.25, 1)): the error "
+                 "column on a wide exponent range, as gemm_bench --exponent-spread")
+      ->check(CLI::Range(0, 30));
   app.add_option("--json", json_out, "write the rows as JSON here");
   app.add_option("--cubin-dir", cubin_dir, "also write each variant's cubin here as variant<N>.cubin (0: as built)");
   app.add_option("--source", source_path, "compile this working copy of the config's template instead of the built-in one")
@@ -111,11 +115,11 @@ int main(int argc, char** argv) {
     const DeviceInfo dev = DeviceInfo::query(ctx.device(), device);
     Stream stream;
     Benchmark bench(dev, stream.get());
-    Verifier ver(p, dev, 1.0f, 0.0f, 11, 4);
+    Verifier ver(p, dev, 1.0f, 0.0f, 11, spread);
     variants.insert(variants.begin(), "");
     nlohmann::json rows = nlohmann::json::array();
-    std::printf("%s on %s\n%-44s %10s %9s %9s  %s\n", cfg->to_string().c_str(), p.to_string().c_str(), "variant",
-                "ms", "TFLOP/s", "rel err", "verified");
+    std::printf("%s on %s, exponent spread %d\n%-44s %10s %9s %9s  %s\n", cfg->to_string().c_str(),
+                p.to_string().c_str(), spread, "variant", "ms", "TFLOP/s", "rel err", "verified");
     for (size_t i = 0; i < variants.size(); ++i) {
       const std::string& v = variants[i];
       const std::string cubin = cubin_dir.empty() ? "" : cubin_dir + "/variant" + std::to_string(i) + ".cubin";
@@ -130,7 +134,7 @@ int main(int argc, char** argv) {
     }
     if (!json_out.empty())
       std::ofstream(json_out) << nlohmann::json{{"config", cfg->to_string()}, {"shape", p.to_string()},
-                                                {"rows", rows}}.dump(2) << "\n";
+                                                {"exponent_spread", spread}, {"rows", rows}}.dump(2) << "\n";
   } catch (const std::exception& e) {
     return std::fprintf(stderr, "kernel_probe: %s\n", e.what()), 1;
   }
