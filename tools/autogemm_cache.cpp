@@ -166,99 +166,118 @@ int cmd_import(const std::string& db, const std::string& in_path) {
   return 0;
 }
 
+/// Every subcommand's options (one subcommand runs per invocation).
+struct CacheArgs {
+  std::string db, shape, file, other, diff_a, diff_b, device;
+  bool as_json = false, trust_cubins = false, dry_run = false;
+  ListFilter filter;
+};
+
+/// The subcommands; the one given on the command line is set.
+struct CacheCommands {
+  CLI::App *path = nullptr, *winners = nullptr, *trials = nullptr, *list = nullptr, *show = nullptr,
+           *coverage = nullptr, *export_ = nullptr, *import = nullptr, *merge = nullptr, *diff = nullptr,
+           *prune = nullptr, *vacuum = nullptr;
+};
+
+const char* const kDbHelp = "cache file (default: the path `autogemm_cache path` prints)";
+const char* const kShapeHelp = "shape as gemm_tune takes it: [col:]MxNxK[:NN|NT|TN|TT][@BATCH]";
+
+/// The read-only views: path, winners, trials, list, show, coverage.
+void add_view_commands(CLI::App& app, CacheArgs& a, CacheCommands& c) {
+  c.path = app.add_subcommand("path", "print the default cache location");
+  c.winners = app.add_subcommand("winners", "list the best config per device and shape");
+  c.winners->add_option("--db", a.db, kDbHelp);
+  c.winners->add_flag("--json", a.as_json, "print JSON instead of a table");
+  c.trials = app.add_subcommand("trials", "list every trial of one shape");
+  c.trials->add_option("--db", a.db, kDbHelp);
+  c.trials->add_option("--shape", a.shape, std::string(kShapeHelp) + ", e.g. 4096x4096x4096:NT")->required();
+  c.trials->add_flag("--json", a.as_json, "print JSON instead of a table");
+  c.list = app.add_subcommand("list", "list winners (or every trial with --trials), filtered");
+  c.list->add_option("--db", a.db, kDbHelp);
+  c.list->add_flag("--trials", a.filter.trials, "list trials instead of winners");
+  c.list->add_option("--device", a.filter.device, "only devices whose name contains this");
+  c.list->add_option("--shape", a.filter.shape, "only this shape, as gemm_tune takes it");
+  c.list->add_option("--family", a.filter.family, "only this kernel family (tiled, warptiled, gemv, ...)");
+  c.list->add_option("--status", a.filter.status, "trials only: ok, wrong_result, compile_failed, ...");
+  c.list->add_flag("--json", a.as_json, "print JSON instead of a table");
+  c.show = app.add_subcommand("show", "everything stored about one shape: winners, every trial, recorded calls");
+  c.show->add_option("--db", a.db, kDbHelp);
+  c.show->add_option("--shape", a.shape, kShapeHelp)->required();
+  c.show->add_option("--device", a.device, "only devices whose name contains this");
+  c.show->add_flag("--json", a.as_json, "print JSON instead of tables");
+  c.coverage = app.add_subcommand(
+      "coverage", "the shapes applications recorded (AUTOGEMM_RECORD_UNTUNED=1) against what is tuned");
+  c.coverage->add_option("--db", a.db, kDbHelp);
+  c.coverage->add_option("--device", a.device, "only devices whose name contains this");
+  c.coverage->add_flag("--json", a.as_json, "print JSON instead of a table");
+}
+
+/// The commands that move or change rows: export, import, merge, diff, prune, vacuum.
+void add_maintenance_commands(CLI::App& app, CacheArgs& a, CacheCommands& c) {
+  c.export_ = app.add_subcommand("export", "write winners and trials to a JSON file");
+  c.export_->add_option("--db", a.db, kDbHelp);
+  c.export_->add_option("--out", a.file, "JSON file to write")->required();
+  c.import = app.add_subcommand("import", "merge a JSON export into a cache");
+  c.import->add_option("--db", a.db, kDbHelp);
+  c.import->add_option("--in", a.file, "JSON file to read")->required()->check(CLI::ExistingFile);
+  c.merge = app.add_subcommand("merge", "merge another cache file into this one (the faster winner stays)");
+  c.merge->add_option("--db", a.db, kDbHelp);
+  c.merge->add_option("--from", a.other, "cache file to merge in (read only)")->required()->check(CLI::ExistingFile);
+  c.merge->add_flag("--trust-cubins", a.trust_cubins,
+                    "also take its compiled kernels (code that will run in every process using this cache)");
+  c.merge->add_flag("--json", a.as_json, "print JSON instead of a sentence");
+  c.diff = app.add_subcommand("diff", "compare the winners of two caches");
+  c.diff->add_option("a", a.diff_a, "first cache file")->required()->check(CLI::ExistingFile);
+  c.diff->add_option("b", a.diff_b, "second cache file")->required()->check(CLI::ExistingFile);
+  c.diff->add_flag("--json", a.as_json, "print JSON instead of a table");
+  c.prune = app.add_subcommand(
+      "prune", "remove rows of kernel templates this build does not have, and cubins of another NVRTC");
+  c.prune->add_option("--db", a.db, kDbHelp);
+  c.prune->add_flag("--dry-run", a.dry_run, "only count what would be removed");
+  c.prune->add_flag("--json", a.as_json, "print JSON instead of a sentence");
+  c.vacuum = app.add_subcommand("vacuum", "compact the cache file (SQLite VACUUM)");
+  c.vacuum->add_option("--db", a.db, kDbHelp);
+  c.vacuum->add_flag("--json", a.as_json, "print JSON instead of a sentence");
+}
+
+/// Runs the subcommand given (exactly one is: require_subcommand(1)).
+int run_command(const CacheCommands& c, const CacheArgs& a) {
+  if (*c.path) {
+    std::cout << TuningCache::default_path() << "\n";
+    return 0;
+  }
+  if (*c.winners) return cmd_winners(a.db, a.as_json);
+  if (*c.trials) return cmd_trials(a.db, a.shape, a.as_json);
+  if (*c.export_) return cmd_export(a.db, a.file);
+  if (*c.import) return cmd_import(a.db, a.file);
+  if (*c.list) return cmd_list(a.db, a.filter, a.as_json);
+  if (*c.merge) return cmd_merge(a.db, a.other, a.trust_cubins, a.as_json);
+  if (*c.diff) return cmd_diff(a.diff_a, a.diff_b, a.as_json);
+  if (*c.prune) return cmd_prune(a.db, a.dry_run, a.as_json);
+  if (*c.vacuum) return cmd_vacuum(a.db, a.as_json);
+  if (*c.show) return cmd_show(a.db, a.shape, a.device, a.as_json);
+  if (*c.coverage) return cmd_coverage(a.db, a.device, a.as_json);
+  return 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   autogemm::set_default_log_level(spdlog::level::info);  // the store's notes, on stderr
   CLI::App app{"Inspect, export, import, merge and compare autogemm tuning caches."};
   app.require_subcommand(1);
-  std::string db, shape, file;
-  bool as_json = false;
-  const std::string db_help = "cache file (default: the path `autogemm_cache path` prints)";
-
-  auto* path_cmd = app.add_subcommand("path", "print the default cache location");
-  auto* winners_cmd = app.add_subcommand("winners", "list the best config per device and shape");
-  winners_cmd->add_option("--db", db, db_help);
-  winners_cmd->add_flag("--json", as_json, "print JSON instead of a table");
-  auto* trials_cmd = app.add_subcommand("trials", "list every trial of one shape");
-  trials_cmd->add_option("--db", db, db_help);
-  trials_cmd
-      ->add_option("--shape", shape,
-                   "shape as gemm_tune takes it: [col:]MxNxK[:NN|NT|TN|TT][@BATCH], e.g. 4096x4096x4096:NT")
-      ->required();
-  trials_cmd->add_flag("--json", as_json, "print JSON instead of a table");
-  auto* export_cmd = app.add_subcommand("export", "write winners and trials to a JSON file");
-  export_cmd->add_option("--db", db, db_help);
-  export_cmd->add_option("--out", file, "JSON file to write")->required();
-  auto* import_cmd = app.add_subcommand("import", "merge a JSON export into a cache");
-  import_cmd->add_option("--db", db, db_help);
-  import_cmd->add_option("--in", file, "JSON file to read")->required()->check(CLI::ExistingFile);
-  ListFilter filter;
-  auto* list_cmd = app.add_subcommand("list", "list winners (or every trial with --trials), filtered");
-  list_cmd->add_option("--db", db, db_help);
-  list_cmd->add_flag("--trials", filter.trials, "list trials instead of winners");
-  list_cmd->add_option("--device", filter.device, "only devices whose name contains this");
-  list_cmd->add_option("--shape", filter.shape, "only this shape, as gemm_tune takes it");
-  list_cmd->add_option("--family", filter.family, "only this kernel family (tiled, warptiled, gemv, ...)");
-  list_cmd->add_option("--status", filter.status, "trials only: ok, wrong_result, compile_failed, ...");
-  list_cmd->add_flag("--json", as_json, "print JSON instead of a table");
-  std::string other;
-  bool trust_cubins = false;
-  auto* merge_cmd = app.add_subcommand("merge", "merge another cache file into this one (the faster winner stays)");
-  merge_cmd->add_option("--db", db, db_help);
-  merge_cmd->add_option("--from", other, "cache file to merge in (read only)")->required()->check(CLI::ExistingFile);
-  merge_cmd->add_flag("--trust-cubins", trust_cubins,
-                      "also take its compiled kernels (code that will run in every process using this cache)");
-  merge_cmd->add_flag("--json", as_json, "print JSON instead of a sentence");
-  std::string diff_a, diff_b;
-  auto* diff_cmd = app.add_subcommand("diff", "compare the winners of two caches");
-  diff_cmd->add_option("a", diff_a, "first cache file")->required()->check(CLI::ExistingFile);
-  diff_cmd->add_option("b", diff_b, "second cache file")->required()->check(CLI::ExistingFile);
-  diff_cmd->add_flag("--json", as_json, "print JSON instead of a table");
-  bool dry_run = false;
-  auto* prune_cmd = app.add_subcommand(
-      "prune", "remove rows of kernel templates this build does not have, and cubins of another NVRTC");
-  prune_cmd->add_option("--db", db, db_help);
-  prune_cmd->add_flag("--dry-run", dry_run, "only count what would be removed");
-  prune_cmd->add_flag("--json", as_json, "print JSON instead of a sentence");
-  auto* vacuum_cmd = app.add_subcommand("vacuum", "compact the cache file (SQLite VACUUM)");
-  vacuum_cmd->add_option("--db", db, db_help);
-  vacuum_cmd->add_flag("--json", as_json, "print JSON instead of a sentence");
-
-  std::string device;
-  auto* show_cmd = app.add_subcommand("show", "everything stored about one shape: winners, every trial, recorded calls");
-  show_cmd->add_option("--db", db, db_help);
-  show_cmd->add_option("--shape", shape, "shape as gemm_tune takes it: [col:]MxNxK[:NN|NT|TN|TT][@BATCH]")->required();
-  show_cmd->add_option("--device", device, "only devices whose name contains this");
-  show_cmd->add_flag("--json", as_json, "print JSON instead of tables");
-  auto* coverage_cmd = app.add_subcommand(
-      "coverage", "the shapes applications recorded (AUTOGEMM_RECORD_UNTUNED=1) against what is tuned");
-  coverage_cmd->add_option("--db", db, db_help);
-  coverage_cmd->add_option("--device", device, "only devices whose name contains this");
-  coverage_cmd->add_flag("--json", as_json, "print JSON instead of a table");
-
+  CacheArgs args;
+  CacheCommands commands;
+  add_view_commands(app, args, commands);
+  add_maintenance_commands(app, args, commands);
   CLI11_PARSE(app, argc, argv);
   try {
-    if (*path_cmd) {
-      std::cout << TuningCache::default_path() << "\n";
-      return 0;
-    }
-    if (*winners_cmd) return cmd_winners(db, as_json);
-    if (*trials_cmd) return cmd_trials(db, shape, as_json);
-    if (*export_cmd) return cmd_export(db, file);
-    if (*import_cmd) return cmd_import(db, file);
-    if (*list_cmd) return cmd_list(db, filter, as_json);
-    if (*merge_cmd) return cmd_merge(db, other, trust_cubins, as_json);
-    if (*diff_cmd) return cmd_diff(diff_a, diff_b, as_json);
-    if (*prune_cmd) return cmd_prune(db, dry_run, as_json);
-    if (*vacuum_cmd) return cmd_vacuum(db, as_json);
-    if (*show_cmd) return cmd_show(db, shape, device, as_json);
-    if (*coverage_cmd) return cmd_coverage(db, device, as_json);
+    return run_command(commands, args);
   } catch (const CLI::Error& e) {
     return app.exit(e);
   } catch (const std::exception& e) {
     std::cerr << "autogemm_cache: " << e.what() << "\n";
     return 1;
   }
-  return 1;
 }

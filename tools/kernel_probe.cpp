@@ -75,66 +75,83 @@ ProbeRow probe(const KernelConfig& cfg, const std::string& extra, const DeviceIn
   return row;
 }
 
+/// What the command line asks for.
+struct ProbeRequest {
+  std::string config_text, shape_text, json_out, cubin_dir, source_path;
+  std::vector<std::string> variants;
+  int device = 0, spread = 4;
+};
+
+/// Builds and times every variant (the first, "", is the config as built),
+/// printing a row each; returns the rows for --json.
+nlohmann::json run_probes(const ProbeRequest& req, const KernelConfig& cfg, const Problem& p,
+                          const std::string& source) {
+  ScopedPrimaryContext ctx(req.device);
+  const DeviceInfo dev = DeviceInfo::query(ctx.device(), req.device);
+  Stream stream;
+  Benchmark bench(dev, stream.get());
+  Verifier ver(p, dev, 1.0f, 0.0f, 11, req.spread);
+  std::vector<std::string> variants = req.variants;
+  variants.insert(variants.begin(), "");
+  nlohmann::json rows = nlohmann::json::array();
+  std::printf("%s on %s, exponent spread %d\n%-44s %10s %9s %9s  %s\n", cfg.to_string().c_str(),
+              p.to_string().c_str(), req.spread, "variant", "ms", "TFLOP/s", "rel err", "verified");
+  for (size_t i = 0; i < variants.size(); ++i) {
+    const std::string cubin = req.cubin_dir.empty() ? "" : req.cubin_dir + "/variant" + std::to_string(i) + ".cubin";
+    const ProbeRow r = probe(cfg, variants[i], dev, ver, bench, stream.get(), p, cubin, source);
+    if (!r.error.empty())
+      std::printf("%-44s failed: %s\n", r.variant.c_str(), r.error.c_str());
+    else
+      std::printf("%-44s %10.4f %9.2f %9.2e  %s\n", r.variant.c_str(), r.ms, r.tflops, r.rel_error,
+                  r.verified ? "yes" : "no");
+    rows.push_back({{"variant", r.variant}, {"ms", r.ms}, {"tflops", r.tflops}, {"rel_error", r.rel_error},
+                    {"verified", r.verified}, {"error", r.error}});
+  }
+  return rows;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"kernel_probe: time one kernel config and its -D variants on one shape (GPU)"};
-  std::string config_text, shape_text, json_out, cubin_dir, source_path;
-  std::vector<std::string> variants;
-  int device = 0, spread = 4;
-  app.add_option("--config", config_text, "canonical config text")->required();
-  app.add_option("--shape", shape_text, "shape, e.g. 4096x4096x4096 or 1000x1000x1000:TN")->required();
-  app.add_option("--variant", variants, "extra NVRTC options of one variant (repeatable), e.g. \"-DAG_PROBE=1\"");
-  app.add_option("--device", device, "GPU ordinal");
-  app.add_option("--exponent-spread", spread,
+  ProbeRequest req;
+  app.add_option("--config", req.config_text, "canonical config text")->required();
+  app.add_option("--shape", req.shape_text, "shape, e.g. 4096x4096x4096 or 1000x1000x1000:TN")->required();
+  app.add_option("--variant", req.variants, "extra NVRTC options of one variant (repeatable), e.g. \"-DAG_PROBE=1\"");
+  app.add_option("--device", req.device, "GPU ordinal");
+  app.add_option("--exponent-spread", req.spread,
                  "inputs scaled by 2^e, e uniform in [-E, E] (default 4; 0: values in +-[0.25, 1)): the error "
                  "column on a wide exponent range, as gemm_bench --exponent-spread")
       ->check(CLI::Range(0, 30));
-  app.add_option("--json", json_out, "write the rows as JSON here");
-  app.add_option("--cubin-dir", cubin_dir, "also write each variant's cubin here as variant<N>.cubin (0: as built)");
-  app.add_option("--source", source_path, "compile this working copy of the config's template instead of the built-in one")
+  app.add_option("--json", req.json_out, "write the rows as JSON here");
+  app.add_option("--cubin-dir", req.cubin_dir,
+                 "also write each variant's cubin here as variant<N>.cubin (0: as built)");
+  app.add_option("--source", req.source_path,
+                 "compile this working copy of the config's template instead of the built-in one")
       ->check(CLI::ExistingFile);
   CLI11_PARSE(app, argc, argv);
   std::string source;
-  if (!source_path.empty()) {
-    std::ifstream in(source_path, std::ios::binary);
+  if (!req.source_path.empty()) {
+    std::ifstream in(req.source_path, std::ios::binary);
     source.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (!in.good() && !in.eof()) return std::fprintf(stderr, "kernel_probe: cannot read %s\n", source_path.c_str()), 2;
+    if (!in.good() && !in.eof()) return std::fprintf(stderr, "kernel_probe: cannot read %s\n", req.source_path.c_str()), 2;
   }
   std::string err;
-  const auto cfg = KernelConfig::parse(config_text, &err);
+  const auto cfg = KernelConfig::parse(req.config_text, &err);
   if (!cfg) return std::fprintf(stderr, "kernel_probe: --config: %s\n", err.c_str()), 2;
   ShapeSpec spec;
-  if (!parse_shape(shape_text, &spec, &err)) return std::fprintf(stderr, "kernel_probe: --shape: %s\n", err.c_str()), 2;
+  if (!parse_shape(req.shape_text, &spec, &err))
+    return std::fprintf(stderr, "kernel_probe: --shape: %s\n", err.c_str()), 2;
   const Problem p = spec.problem();
   if (cfg->trans_a != p.trans_a || cfg->trans_b != p.trans_b || !cfg->can_implement(p))
     return std::fprintf(stderr, "kernel_probe: %s cannot compute %s\n", cfg->to_string().c_str(),
                         p.to_string().c_str()), 2;
   try {
-    ScopedPrimaryContext ctx(device);
-    const DeviceInfo dev = DeviceInfo::query(ctx.device(), device);
-    Stream stream;
-    Benchmark bench(dev, stream.get());
-    Verifier ver(p, dev, 1.0f, 0.0f, 11, spread);
-    variants.insert(variants.begin(), "");
-    nlohmann::json rows = nlohmann::json::array();
-    std::printf("%s on %s, exponent spread %d\n%-44s %10s %9s %9s  %s\n", cfg->to_string().c_str(),
-                p.to_string().c_str(), spread, "variant", "ms", "TFLOP/s", "rel err", "verified");
-    for (size_t i = 0; i < variants.size(); ++i) {
-      const std::string& v = variants[i];
-      const std::string cubin = cubin_dir.empty() ? "" : cubin_dir + "/variant" + std::to_string(i) + ".cubin";
-      const ProbeRow r = probe(*cfg, v, dev, ver, bench, stream.get(), p, cubin, source);
-      if (!r.error.empty())
-        std::printf("%-44s failed: %s\n", r.variant.c_str(), r.error.c_str());
-      else
-        std::printf("%-44s %10.4f %9.2f %9.2e  %s\n", r.variant.c_str(), r.ms, r.tflops, r.rel_error,
-                    r.verified ? "yes" : "no");
-      rows.push_back({{"variant", r.variant}, {"ms", r.ms}, {"tflops", r.tflops}, {"rel_error", r.rel_error},
-                      {"verified", r.verified}, {"error", r.error}});
-    }
-    if (!json_out.empty())
-      std::ofstream(json_out) << nlohmann::json{{"config", cfg->to_string()}, {"shape", p.to_string()},
-                                                {"exponent_spread", spread}, {"rows", rows}}.dump(2) << "\n";
+    const nlohmann::json rows = run_probes(req, *cfg, p, source);
+    if (!req.json_out.empty())
+      std::ofstream(req.json_out) << nlohmann::json{{"config", cfg->to_string()}, {"shape", p.to_string()},
+                                                    {"exponent_spread", req.spread}, {"rows", rows}}.dump(2)
+                                  << "\n";
   } catch (const std::exception& e) {
     return std::fprintf(stderr, "kernel_probe: %s\n", e.what()), 1;
   }

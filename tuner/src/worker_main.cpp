@@ -49,6 +49,73 @@ struct Session {
   DeviceBuffer workspace;
 };
 
+/// Grows the session's workspace to what `cfg` needs (zeroed once: kernels
+/// leave it zeroed) and zeroes its counter area for this candidate.
+void prepare_workspace(Session& s, const KernelConfig& cfg, CUstream stream) {
+  const size_t ws = cfg.workspace_floats(s.problem);
+  if (s.workspace.bytes() < ws * 4) {
+    s.workspace = DeviceBuffer();
+    s.workspace = DeviceBuffer(ws * 4);
+    // On the candidate's stream: a plain cuMemsetD32 runs on the legacy
+    // stream and may not be done when a kernel on a non-blocking stream starts.
+    AUTOGEMM_CU(cuMemsetD32Async(s.workspace.get(), 0, ws, stream));
+  }
+  // A faulty earlier candidate must not leave traps for the next one.
+  if (const size_t counters = cfg.family().workspace_counter_floats(cfg))
+    AUTOGEMM_CU(cuMemsetD32Async(s.workspace.get(), 0, counters, stream));
+}
+
+/// Times a verified candidate over the rotating copies. One timed run
+/// first: a candidate far slower than the best so far is recorded from that
+/// run alone. Far is 3x, or 1.5x from 1 ms on, where one run is within a
+/// few percent of the median. The verifying launch warmed the kernel and
+/// copy 0.
+Timing time_candidate(Session& s, const LoadedKernel& k, double best_ms, std::string* detail) {
+  auto launch = [&](CUstream st, int i) { k.launch(s.copies->call(i), st, s.workspace.get()); };
+  const double first = s.bench->once_rotating(launch, s.copies->count(), false);
+  if (first > (first >= 1.0 ? 1.5 : 3.0) * best_ms) {
+    *detail = "timed once: far slower than the best";
+    Timing t;
+    t.median_ms = first;
+    t.runs = 1;
+    return t;
+  }
+  // The runs above warmed caches and clocks and sized the batches. A sample
+  // is a batch of about 1 ms (or one launch), so ten give a stable median;
+  // long kernels (>= 10 ms, a 1% spread there is >= 100 us) need fewer.
+  TimingOptions o;
+  o.warmup = 0;
+  o.expected_ms = first;
+  o.max_runs = 10;
+  o.target_ms = 20;
+  if (first >= 10.0) o.min_runs = 3;
+  return s.bench->time_rotating(launch, s.copies->count(), o);
+}
+
+/// Loads, verifies and times one candidate into `r` (throws on CUDA errors).
+void verify_and_time(Session& s, const KernelConfig& cfg, const wire::CandidateMsg& msg, wire::ResultMsg& r) {
+  const CUstream stream = s.stream->get();
+  LoadedKernel k = LoadedKernel::load(cfg, msg.cubin, s.dev);
+  r.registers = k.resources().registers;
+  r.local_bytes = k.resources().local_bytes;
+  prepare_workspace(s, cfg, stream);
+  s.ver->prepare(stream);
+  k.launch(s.ver->call(), stream, s.workspace.get());
+  const VerifyResult vr = s.ver->check(stream, cfg.family().accuracy());
+  if (!vr.ok) {
+    r.status = TrialStatus::WrongResult;
+    r.detail = vr.why;
+    return;
+  }
+  const Timing t = time_candidate(s, k, msg.best_ms, &r.detail);
+  r.status = TrialStatus::Ok;
+  r.median_ms = t.median_ms;
+  r.spread_ms = t.iqr_ms;
+  r.runs = t.runs;
+  if (r.local_bytes > 0)
+    r.detail += (r.detail.empty() ? "" : "; ") + std::to_string(r.local_bytes) + " bytes of local memory per thread";
+}
+
 /// One candidate, as the in-process tuner used to do it. Sets r.fatal when
 /// the context is no longer usable.
 wire::ResultMsg run_candidate(Session& s, const wire::CandidateMsg& msg) {
@@ -66,61 +133,8 @@ wire::ResultMsg run_candidate(Session& s, const wire::CandidateMsg& msg) {
     r.detail = "config cannot implement " + s.problem.to_string() + "; not run";
     return r;
   }
-  const CUstream stream = s.stream->get();
   try {
-    LoadedKernel k = LoadedKernel::load(*cfg, msg.cubin, s.dev);
-    r.registers = k.resources().registers;
-    r.local_bytes = k.resources().local_bytes;
-    const size_t ws = cfg->workspace_floats(s.problem);
-    if (s.workspace.bytes() < ws * 4) {
-      s.workspace = DeviceBuffer();
-      s.workspace = DeviceBuffer(ws * 4);
-      // On the candidate's stream: a plain cuMemsetD32 runs on the legacy
-      // stream and may not be done when a kernel on a non-blocking stream starts.
-      AUTOGEMM_CU(cuMemsetD32Async(s.workspace.get(), 0, ws, stream));  // kernels keep it zeroed afterwards
-    }
-    // Counters zeroed per candidate: a faulty earlier candidate must not
-    // leave traps for the next one.
-    if (const size_t counters = cfg->family().workspace_counter_floats(*cfg))
-      AUTOGEMM_CU(cuMemsetD32Async(s.workspace.get(), 0, counters, stream));
-    auto launch = [&](CUstream st, int i) { k.launch(s.copies->call(i), st, s.workspace.get()); };
-    s.ver->prepare(stream);
-    k.launch(s.ver->call(), stream, s.workspace.get());
-    const VerifyResult vr = s.ver->check(stream, cfg->family().accuracy());
-    if (!vr.ok) {
-      r.status = TrialStatus::WrongResult;
-      r.detail = vr.why;
-      return r;
-    }
-    // One timed run first: a candidate far slower than the best so far is
-    // recorded from that run alone instead of a full measurement. Far is 3x,
-    // or 1.5x from 1 ms on, where one run is within a few percent of the median.
-    // The verifying launch above warmed the kernel and copy 0.
-    const double first = s.bench->once_rotating(launch, s.copies->count(), false);
-    Timing t;
-    if (first > (first >= 1.0 ? 1.5 : 3.0) * msg.best_ms) {
-      t.median_ms = first;
-      t.runs = 1;
-      r.detail = "timed once: far slower than the best";
-    } else {
-      // The runs above warmed caches and clocks and sized the batches. A
-      // sample is a batch of about 1 ms (or one launch), so ten give a
-      // stable median; long kernels (>= 10 ms, a 1% spread there is >=
-      // 100 us) need fewer.
-      TimingOptions o;
-      o.warmup = 0;
-      o.expected_ms = first;
-      o.max_runs = 10;
-      o.target_ms = 20;
-      if (first >= 10.0) o.min_runs = 3;
-      t = s.bench->time_rotating(launch, s.copies->count(), o);
-    }
-    r.status = TrialStatus::Ok;
-    r.median_ms = t.median_ms;
-    r.spread_ms = t.iqr_ms;
-    r.runs = t.runs;
-    if (r.local_bytes > 0)
-      r.detail += (r.detail.empty() ? "" : "; ") + std::to_string(r.local_bytes) + " bytes of local memory per thread";
+    verify_and_time(s, *cfg, msg, r);
   } catch (const LimitsError& e) {
     r.status = TrialStatus::LimitsExceeded;
     r.detail = e.what();
@@ -135,6 +149,35 @@ wire::ResultMsg run_candidate(Session& s, const wire::CandidateMsg& msg) {
     r.detail = e.what();
   }
   return r;
+}
+
+/// The operands, reference and timing copies of a problem the tuner sends.
+std::unique_ptr<Session> open_session(const wire::ProblemMsg& pm) {
+  auto s = std::make_unique<Session>();
+  s->problem = pm.problem;
+  s->dev = DeviceInfo::current();
+  // Inputs over 2^-4..2^4: every candidate, of any family, is checked on
+  // data whose products span binades (issue 9: splitting errors that
+  // unit-range data would hide), still far from subnormals and overflow.
+  s->ver = std::make_unique<Verifier>(pm.problem, s->dev, pm.alpha, pm.beta, pm.seed, 4);
+  s->stream = std::make_unique<Stream>();
+  s->bench = std::make_unique<Benchmark>(s->dev, s->stream->get());
+  s->ver->prepare(s->stream->get());  // C's copies start from its initial values
+  // Warm timing: one copy (no L2 to exceed), used call after call.
+  const size_t rotate_over = pm.warm ? 0 : size_t(s->dev.l2_bytes);
+  s->copies = std::make_unique<RotatingOperands>(pm.problem, s->ver->call(), rotate_over, s->stream->get());
+  return s;
+}
+
+/// A long compile or driver message must not make a reply itself invalid.
+void clip_detail(wire::Message& m) {
+  std::visit(
+      [](auto& x) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, wire::ReadyMsg> ||
+                      std::is_same_v<std::decay_t<decltype(x)>, wire::ResultMsg>)
+          if (x.detail.size() > wire::kMaxDetailChars) x.detail.resize(wire::kMaxDetailChars);
+      },
+      m);
 }
 
 /// Closes every fd above stderr but `keep` (the channel): anything the tuner
@@ -177,14 +220,7 @@ int main(int argc, char** argv) {
   std::unique_ptr<ScopedPrimaryContext> ctx;
   std::unique_ptr<Session> session;
   auto reply = [&](wire::Message m) {
-    // A long compile or driver message must not make the reply itself invalid.
-    std::visit(
-        [](auto& x) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(x)>, wire::ReadyMsg> ||
-                        std::is_same_v<std::decay_t<decltype(x)>, wire::ResultMsg>)
-            if (x.detail.size() > wire::kMaxDetailChars) x.detail.resize(wire::kMaxDetailChars);
-        },
-        m);
+    clip_detail(m);
     std::string why;
     if (!wire::send_frame(fd, wire::encode(m), wire::Clock::time_point::max(), &why)) {
       std::fprintf(stderr, "autogemm_worker: %s\n", why.c_str());
@@ -204,20 +240,7 @@ int main(int argc, char** argv) {
       try {
         if (!ctx) ctx = std::make_unique<ScopedPrimaryContext>(pm->device);
         session.reset();  // free the previous problem's buffers first
-        auto s = std::make_unique<Session>();
-        s->problem = pm->problem;
-        s->dev = DeviceInfo::current();
-        // Inputs over 2^-4..2^4: every candidate, of any family, is checked
-        // on data whose products span binades (issue 9: splitting errors that
-        // unit-range data would hide), still far from subnormals and overflow.
-        s->ver = std::make_unique<Verifier>(pm->problem, s->dev, pm->alpha, pm->beta, pm->seed, 4);
-        s->stream = std::make_unique<Stream>();
-        s->bench = std::make_unique<Benchmark>(s->dev, s->stream->get());
-        s->ver->prepare(s->stream->get());  // C's copies start from its initial values
-        // Warm timing: one copy (no L2 to exceed), used call after call.
-        const size_t rotate_over = pm->warm ? 0 : size_t(s->dev.l2_bytes);
-        s->copies = std::make_unique<RotatingOperands>(pm->problem, s->ver->call(), rotate_over, s->stream->get());
-        session = std::move(s);
+        session = open_session(*pm);
         ready.ok = true;
       } catch (const std::exception& e) {
         ready.detail = e.what();
