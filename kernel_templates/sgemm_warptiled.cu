@@ -37,9 +37,11 @@
 //                host runs on the last 8 or fewer rows or columns of C when
 //                a side is just past a multiple of the tile (see there)
 // AG_STAGE_B     1 (with AG_TRANS_B == 1 only): the module also holds
-//                agemm_warptiled_stage_b, which the host runs first to copy
+//                agemm_warptiled_transpose, which the host runs first to copy
 //                B^T into the workspace as K x N rows; the main kernel then
 //                reads that copy as op(B) = B (AG_TRANS_B is taken as 0)
+// AG_STAGE_A     1 (with AG_TRANS_A == 0 only): likewise A, copied as K x M
+//                rows and read as op(A) = A^T (AG_TRANS_A is taken as 1)
 // AG_C_ALIGN_STORES 1 (default). Not a family parameter: kernel_probe builds
 //                0 (one-float stores of an unaligned C) to time the stores
 //                apart.
@@ -62,6 +64,17 @@
 // The main kernel reads the staged, n-contiguous copy.
 #undef AG_TRANS_B
 #define AG_TRANS_B 0
+#endif
+#ifndef AG_STAGE_A
+#define AG_STAGE_A 0
+#endif
+#if AG_STAGE_A
+#if AG_TRANS_A
+#error "AG_STAGE_A stages a k-contiguous A (AG_TRANS_A == 0)"
+#endif
+// The main kernel reads the staged, m-contiguous copy.
+#undef AG_TRANS_A
+#define AG_TRANS_A 1
 #endif
 
 #define AG_LM (32 / AG_LN)
@@ -565,17 +578,18 @@ extern "C" __global__ void __launch_bounds__(256) agemm_warptiled_peel4(AG_PEEL_
 extern "C" __global__ void __launch_bounds__(256) agemm_warptiled_peel8(AG_PEEL_ARGS) { peel_strip<8>(AG_PEEL_PASS); }
 #endif
 
-#if AG_STAGE_B
-// Technique: B^T staged once into n-contiguous rows. The pipeline copies a
-// k-contiguous operand one float per cp.async (four times the copy
-// instructions of 16-byte copies, issue slots the FFMAs lose: 4096^3 runs at
-// 0.91 of cuBLAS as NT, 0.98 as NN). Transposing B once costs one read and
-// one write of it (about 1.6% of 4096^3's time) and lets the main loop copy
-// B 16 bytes at a time as NN does. A 32x32 tile goes through shared memory,
-// padded to 33 columns so that the column reads hit 32 distinct banks; both
-// global sides are 128-byte rows. out[k][n] = B[n][k], rows ldo floats long.
+#if AG_STAGE_A || AG_STAGE_B
+// Technique: a k-contiguous operand staged once into mn-contiguous rows. The
+// pipeline copies a k-contiguous operand one float per cp.async (four times
+// the copy instructions of 16-byte copies, issue slots the FFMAs lose:
+// 4096^3 runs at 0.91 of cuBLAS as NT, 0.98 as NN and 1.01 as TN, where
+// both operands are copied 16 bytes at a time). Transposing one costs a
+// read and a write of it (about 1.6% of 4096^3's time for B). A 32x32 tile
+// goes through shared memory, padded to 33 columns so that the column reads
+// hit 32 distinct banks; both global sides are 128-byte rows.
+// out[k][n] = B[n][k] for N rows of B, rows ldo floats long (A: M for N).
 extern "C" __global__ void __launch_bounds__(256)
-    agemm_warptiled_stage_b(int N, int K, const float* __restrict__ B, i64 ldb, float* __restrict__ out, i64 ldo) {
+    agemm_warptiled_transpose(int N, int K, const float* __restrict__ B, i64 ldb, float* __restrict__ out, i64 ldo) {
   __shared__ float tile[32][33];
   const i64 k0 = (i64)blockIdx.x * 32, n0 = (i64)blockIdx.y * 32;
   const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;

@@ -81,6 +81,8 @@ const ParamTable<WarpTiledParams>& WarpTiledFamily::table() {
        "1 = the last 1..8 rows or columns past a multiple of the tile go to small peel kernels"},
       {"tp", "AG_STAGE_B", &P::stage_b, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
        "1 = B^T (tb=1) is first transposed into the workspace, so the main loop copies B 16 bytes at a time"},
+      {"sa", "AG_STAGE_A", &P::stage_a, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
+       "1 = A (ta=0) is first transposed into the workspace, so the main loop copies A 16 bytes at a time"},
   };
   return t;
 }
@@ -119,13 +121,16 @@ bool WarpTiledFamily::constraints_hold(const WarpTiledParams& p, const KernelCon
   if (p.batched == 1 && p.peel == 1) return fail(why, "bt=1 (a batch in grid z) needs pe=0");
   if (p.stage_b == 1 && (!c.trans_b || p.peel == 1 || p.batched == 1))
     return fail(why, "tp=1 (B staged) needs tb=1, pe=0 and bt=0");
+  if (p.stage_a == 1 && (c.trans_a || p.peel == 1 || p.batched == 1))
+    return fail(why, "sa=1 (A staged) needs ta=0, pe=0 and bt=0");
   if (p.wm > p.bm || p.wn > p.bn) return fail(why, "the warp tile must fit in the block tile");
   const int t = threads(p);
   if (t < 32 || t > 512) return fail(why, "threads per block (bm/wm)*(bn/wn)*32 must be 32..512");
   if (p.tm() % 4 != 0 || p.tn() % 4 != 0)
     return fail(why, "thread tile wm*ln/32 x wn/ln must be multiples of 4 (16-byte fragments)");
   if (p.tm() * p.tn() > 128) return fail(why, "thread tile must be at most 128 accumulators (registers)");
-  if (!copies_divide(p.bm, p.bk, !c.trans_a, c.trans_a ? p.vec : 1, t, why)) return false;
+  const bool a_k_contiguous = !c.trans_a && p.stage_a == 0;
+  if (!copies_divide(p.bm, p.bk, a_k_contiguous, a_k_contiguous ? 1 : p.vec, t, why)) return false;
   const bool b_k_contiguous = c.trans_b && p.stage_b == 0;
   return copies_divide(p.bn, p.bk, b_k_contiguous, b_k_contiguous ? 1 : p.vec, t, why);
 }
@@ -134,9 +139,11 @@ bool WarpTiledFamily::can_implement(const KernelConfig& c, const Problem& p) con
   const WarpTiledParams& t = params(c);
   // One block per tile on a 1-D grid (at most 2^31 - 1 blocks).
   if (tiles_of(t, p) > int64_t(INT32_MAX)) return false;
-  // The staging launch: 32x32 tiles, N on grid y; its copy within what dispatch allocates.
-  if (t.stage_b == 1 && ((p.n + 31) / 32 > 65535 || workspace_floats(c, p) > KernelConfig::kMaxWorkspaceFloats))
-    return false;
+  // The staging launches: 32x32 tiles, N (or M) on grid y; the copies within
+  // what dispatch allocates.
+  if (t.stage_b == 1 && (p.n + 31) / 32 > 65535) return false;
+  if (t.stage_a == 1 && (p.m + 31) / 32 > 65535) return false;
+  if ((t.stage_a == 1 || t.stage_b == 1) && workspace_floats(c, p) > KernelConfig::kMaxWorkspaceFloats) return false;
   return t.vec == 1 || p.aligned;
 }
 
@@ -183,8 +190,14 @@ size_t WarpTiledFamily::staged_b_at(const WarpTiledParams& t, const Problem& p) 
   return (kWorkspaceCounterFloats + partials + 31) / 32 * 32;
 }
 
+size_t WarpTiledFamily::staged_a_at(const WarpTiledParams& t, const Problem& p) {
+  const size_t b_end = staged_b_at(t, p) + (t.stage_b == 1 ? size_t(p.k) * size_t(staged_ldb(p)) : 0);
+  return (b_end + 31) / 32 * 32;
+}
+
 size_t WarpTiledFamily::workspace_floats(const KernelConfig& c, const Problem& p) const {
   const WarpTiledParams& t = params(c);
+  if (t.stage_a == 1) return staged_a_at(t, p) + size_t(p.k) * size_t(staged_lda(p));
   if (t.stage_b == 1) return staged_b_at(t, p) + size_t(p.k) * size_t(staged_ldb(p));
   if (t.split_k <= 1) return 0;
   return kWorkspaceCounterFloats + size_t(t.split_k) * size_t(p.m) * size_t((p.n + 3) / 4 * 4);
@@ -204,7 +217,7 @@ std::vector<std::string> WarpTiledFamily::entry_points(const KernelConfig& c) co
   if (params(c).peel == 1)
     for (const char* e : {"agemm_warptiled_peel1", "agemm_warptiled_peel2", "agemm_warptiled_peel4", "agemm_warptiled_peel8"})
       out.push_back(e);
-  if (params(c).stage_b == 1) out.push_back("agemm_warptiled_stage_b");
+  if (params(c).stage_a == 1 || params(c).stage_b == 1) out.push_back("agemm_warptiled_transpose");
   return out;
 }
 
@@ -250,23 +263,38 @@ void launch_strips(const CUfunction* peel, const WarpTiledFamily::MainPart& main
                  a);
 }
 
-// tp=1: B^T copied into the workspace as K x N rows, which `inner` then
-// names (the main kernel is built for n-contiguous B). With alpha 0 or K 0
-// no B is read, so none is staged (B may be null then).
-void stage_b(CUfunction f, const WarpTiledParams& t, CanonicalCall& inner, const LaunchArgs& a) {
+// Launches agemm_warptiled_transpose: out[k][i] = src[i][k] for i < rows,
+// k < K, rows ld_out floats apart, at `out_at` floats into the workspace.
+const float* transpose_into_workspace(CUfunction f, const float* src, int64_t rows, int64_t ld, int64_t ld_out,
+                                      size_t out_at, const LaunchArgs& a) {
+  int r = int(rows), k = int(a.call.problem.k);
+  long long lds = ld, ldo = ld_out;
+  CUdeviceptr in = reinterpret_cast<CUdeviceptr>(src), out = a.workspace + out_at * sizeof(float);
+  void* args[] = {&r, &k, &in, &lds, &out, &ldo};
+  check(driver().cuLaunchKernel(f, unsigned((k + 31) / 32), unsigned((rows + 31) / 32), 1, 256, 1, 1, 0, a.stream,
+                                args, nullptr),
+        "cuLaunchKernel(agemm_warptiled_transpose)");
+  return reinterpret_cast<const float*>(out);
+}
+
+// tp=1 / sa=1: B^T copied into the workspace as K x N rows, A as K x M
+// rows, which `inner` then names (the main kernel is built for
+// n-contiguous B, m-contiguous A). With alpha 0 or K 0 no operand is read,
+// so none is staged (they may be null then).
+void stage_operands(CUfunction f, const WarpTiledParams& t, CanonicalCall& inner, const LaunchArgs& a) {
+  using F = WarpTiledFamily;
   Problem& p = inner.problem;
   if (a.call.alpha == 0.f || p.k == 0) return;
-  int n = int(p.n), k = int(p.k);
-  long long ldb = p.ldb, ldo = WarpTiledFamily::staged_ldb(p);
-  CUdeviceptr b = reinterpret_cast<CUdeviceptr>(inner.b);
-  CUdeviceptr out = a.workspace + WarpTiledFamily::staged_b_at(t, p) * sizeof(float);
-  void* args[] = {&n, &k, &b, &ldb, &out, &ldo};
-  check(driver().cuLaunchKernel(f, unsigned((p.k + 31) / 32), unsigned((p.n + 31) / 32), 1, 256, 1, 1, 0, a.stream,
-                                args, nullptr),
-        "cuLaunchKernel(agemm_warptiled_stage_b)");
-  inner.b = reinterpret_cast<const float*>(out);
-  p.ldb = ldo;
-  p.trans_b = false;
+  if (t.stage_b == 1) {
+    inner.b = transpose_into_workspace(f, inner.b, p.n, p.ldb, F::staged_ldb(p), F::staged_b_at(t, p), a);
+    p.ldb = F::staged_ldb(p);
+    p.trans_b = false;
+  }
+  if (t.stage_a == 1) {
+    inner.a = transpose_into_workspace(f, inner.a, p.m, p.lda, F::staged_lda(p), F::staged_a_at(t, p), a);
+    p.lda = F::staged_lda(p);
+    p.trans_a = true;
+  }
 }
 
 }  // namespace
@@ -275,7 +303,7 @@ void WarpTiledFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   const MainPart main = main_part(params(c), a.call.problem);
   CanonicalCall inner = a.call;
   inner.problem.m = main.m, inner.problem.n = main.n;
-  if (params(c).stage_b == 1) stage_b(a.functions.back(), params(c), inner, a);
+  if (params(c).stage_a == 1 || params(c).stage_b == 1) stage_operands(a.functions.back(), params(c), inner, a);
   const LaunchArgs ai{a.functions, inner, a.stream, a.workspace, a.sm_count, a.dependent_launch};
   launch_gemm_kernel(a.functions.at(0), geometry(c, inner.problem), ai, "cuLaunchKernelEx(agemm_warptiled)", true);
   // sk > 1: the second kernel folds the partial tiles into C, over the GPU.
@@ -319,7 +347,7 @@ const ParamSpace<WarpTiledParams>& warptiled_space() {
   using P = WarpTiledParams;
   using Point = SpacePoint<P>;
   using F = WarpTiledFamily;
-  enum { BM, BN, WM, WN, LN, BK, ST, SK, PE, TP };
+  enum { BM, BN, WM, WN, LN, BK, ST, SK, PE, TP, SA };
   // Tiles up to the next power of two of each side. Plain problems of 16 or
   // fewer rows or columns belong to gemv and tiled's 16-row tiles, but a
   // batch has neither: there the smallest tile, 32, stays eligible.
@@ -329,7 +357,8 @@ const ParamSpace<WarpTiledParams>& warptiled_space() {
   static const ParamSpace<P> space(
       {axis(&P::bm, {32, 64, 128, 256}), axis(&P::bn, {32, 64, 128, 256}), axis(&P::wm, {16, 32, 64}),
        axis(&P::wn, {16, 32, 64}), axis(&P::ln, {4, 8}), axis(&P::bk, {8, 16}), axis(&P::stages, {2, 3, 4}),
-       axis(&P::split_k, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}), axis(&P::peel, {0, 1}), axis(&P::stage_b, {0, 1})},
+       axis(&P::split_k, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}), axis(&P::peel, {0, 1}), axis(&P::stage_b, {0, 1}),
+       axis(&P::stage_a, {0, 1})},
       {{"the alignment class sets the copy width", -1, [](P& c, const Problem& p) { c.vec = p.aligned ? 4 : 1; }},
        {"a batch goes into grid z", -1, [](P& c, const Problem& p) { c.batched = p.batch > 1 ? 1 : 0; }},
        // Swizzle is not searched: bands of 8 tile-rows where there are enough.
@@ -365,6 +394,11 @@ const ParamSpace<WarpTiledParams>& warptiled_space() {
         [](const Point& x) {
           const P& c = x.params;
           return c.stage_b == 0 || (x.problem.trans_b && c.peel == 0 && c.batched == 0);
+        }},
+       {"A staged only where it is k-contiguous, for one product without peel", SA,
+        [](const Point& x) {
+          const P& c = x.params;
+          return c.stage_a == 0 || (!x.problem.trans_a && c.peel == 0 && c.batched == 0);
         }},
        implements_problem<P>(),
        workspace_within_dispatch<P>()});
@@ -433,13 +467,18 @@ double WarpTiledFamily::cost(const KernelConfig& cfg, const Problem& p, const Se
   // split-K partials) and is one more launch.
   if (main.n < p.n) total += 0.3 * double(p.m) * p.k + 7.5e5;
   if (main.m < p.m) total += 0.3 * double(main.n) * p.k + 7.5e5;
-  // A k-contiguous B is copied a float at a time (4096^3: 0.91 of cuBLAS as
-  // NT, 0.98 as NN on the H200); staged, it is read and written once more
-  // (0.5 FMA slots per float, as the split-K partials) in one more launch.
+  // A k-contiguous operand is copied a float at a time (4096^3 on the H200:
+  // 0.91 of cuBLAS as NT, 0.98 as NN, 1.01 as TN, where neither is); staged,
+  // it is read and written once more (0.5 FMA slots per float, as the
+  // split-K partials) in one more launch.
   if (c.stage_b == 1) total += 0.5 * double(p.n) * double(p.k) + 7.5e5;
   else if (p.trans_b) total *= 1.08;
+  if (c.stage_a == 1) total += 0.5 * double(p.m) * double(p.k) + 7.5e5;
+  else if (!p.trans_a) total *= 1.03;
   return total;
 }
+
+bool WarpTiledFamily::neighbour_only(const KernelConfig& c) const { return params(c).stage_a == 1; }
 
 std::optional<std::string> WarpTiledFamily::arch(const DeviceInfo& dev) const {
   if (dev.cc_major < 8) return std::nullopt;  // cp.async needs sm_80

@@ -105,6 +105,21 @@ class GpuKernels : public testing::GpuTest {
     EXPECT_TRUE(r.ok) << c.to_string() << ": " << r.why;
   }
 
+  /// Staged configs: odd sides and K (partial 32x32 transpose tiles), padded
+  /// leading dimensions, beta == 0 and != 0, then alpha == 0 with NaN
+  /// operands (nothing staged, nothing read).
+  void expect_staged_correct(std::initializer_list<const char*> texts) {
+    for (const char* text : texts) {
+      const KernelConfig c = KernelConfig::parse(text).value();
+      const bool aligned = c.get<WarpTiledParams>().vec == 4;
+      for (const Shape& s : {Shape{65, 67, 129}, Shape{300, 257, 100}, Shape{33, 31, 1}, Shape{512, 512, 4097}}) {
+        expect_correct(c, s, aligned, 1.0f, 0.0f, 0);
+        expect_correct(c, s, aligned, 1.5f, -0.5f, aligned ? 4 : 3);
+      }
+      expect_alpha_zero_ignores_a_and_b(c, aligned);
+    }
+  }
+
   std::map<std::string, LoadedKernel> kernels_;
 };
 
@@ -288,24 +303,24 @@ TEST_F(GpuKernels, WarptiledShiftedEdgeTilesAreCorrect) {
 }
 
 // B^T staged into the workspace (tp=1): NT and TT, both copy widths and
-// classes, split-K or not, odd sides and K (partial 32x32 transpose tiles), padded leading
-// dimensions, beta != 0; then alpha == 0 with NaN operands (nothing staged,
-// nothing read).
+// classes, split-K or not.
 TEST_F(GpuKernels, WarptiledStagedBIsCorrect) {
-  for (const char* text : {"warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=1 sw=1 tp=1 ta=0 tb=1",
-                           "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=4 sw=1 tp=1 ta=0 tb=1",
-                           "warptiled bm=128 bn=256 bk=16 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 tp=1 ta=1 tb=1",
-                           "warptiled bm=64 bn=128 bk=8 wm=32 wn=64 ln=8 st=3 vec=1 sw=1 tp=1 ta=1 tb=1",
-                           "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=4 sk=3 sw=1 tp=1 ta=0 tb=1",
-                           "warptiled bm=64 bn=64 bk=16 wm=32 wn=32 ln=4 st=3 vec=1 sk=2 sw=1 tp=1 ta=1 tb=1"}) {
-    const KernelConfig c = KernelConfig::parse(text).value();
-    const bool aligned = c.get<WarpTiledParams>().vec == 4;
-    for (const Shape& s : {Shape{65, 67, 129}, Shape{300, 257, 100}, Shape{33, 31, 1}, Shape{512, 512, 4097}}) {
-      expect_correct(c, s, aligned, 1.0f, 0.0f, 0);
-      expect_correct(c, s, aligned, 1.5f, -0.5f, aligned ? 4 : 3);
-    }
-    expect_alpha_zero_ignores_a_and_b(c, aligned);
-  }
+  expect_staged_correct({"warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=1 sw=1 tp=1 ta=0 tb=1",
+                         "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=4 sw=1 tp=1 ta=0 tb=1",
+                         "warptiled bm=128 bn=256 bk=16 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 tp=1 ta=1 tb=1",
+                         "warptiled bm=64 bn=128 bk=8 wm=32 wn=64 ln=8 st=3 vec=1 sw=1 tp=1 ta=1 tb=1",
+                         "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=4 sk=3 sw=1 tp=1 ta=0 tb=1",
+                         "warptiled bm=64 bn=64 bk=16 wm=32 wn=32 ln=4 st=3 vec=1 sk=2 sw=1 tp=1 ta=1 tb=1"});
+}
+
+// A staged into the workspace (sa=1): NN and NT (with B staged too), both
+// copy widths and classes, split-K or not.
+TEST_F(GpuKernels, WarptiledStagedAIsCorrect) {
+  expect_staged_correct({"warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=1 sw=1 sa=1 ta=0 tb=0",
+                         "warptiled bm=64 bn=256 bk=8 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 sa=1 ta=0 tb=0",
+                         "warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=4 sk=3 sw=1 sa=1 ta=0 tb=0",
+                         "warptiled bm=64 bn=128 bk=8 wm=32 wn=64 ln=8 st=3 vec=1 sw=1 tp=1 sa=1 ta=0 tb=1",
+                         "warptiled bm=64 bn=64 bk=16 wm=32 wn=32 ln=4 st=3 vec=4 sk=2 sw=1 tp=1 sa=1 ta=0 tb=1"});
 }
 
 // ---- the tiled family's variants ------------------------------------------------

@@ -77,6 +77,7 @@ std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<Ke
   std::map<const KernelFamily*, int> taken;  // per-family budget
   for (size_t i : idx) {
     const KernelConfig& c = space[i];
+    if (c.family().neighbour_only(c)) continue;  // measured next to a fast config, if at all
     const std::string text = c.to_string();
     int& n = taken[&c.family()];
     if (n >= budget || !counted.insert(text).second) continue;

@@ -178,6 +178,11 @@ class KernelFamily {
   /// Estimated run time of `c` on `p` (lower is better). Units are the
   /// family's own: costs rank candidates within one family only.
   virtual double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const = 0;
+  /// Whether `c` is a variant the model strategy never ranks among its
+  /// picks and measures only next to a fast config (the neighbour pass):
+  /// a variant of every tile that pays off for the best few would otherwise
+  /// take half the budget from the tiles themselves.
+  virtual bool neighbour_only(const KernelConfig&) const { return false; }
   /// Configs a winner of another shape suggests for a new one (the winner
   /// itself first), for history-led candidate selection.
   virtual std::vector<KernelConfig> history_variants(const KernelConfig& winner) const = 0;

@@ -2,8 +2,8 @@
 // pipeline (kernel_templates/sgemm_warptiled.cu), strict FP32. Every problem
 // class reaches the same inner product: unaligned problems change only the
 // width of the global-to-shared copies. Split-K goes through a workspace and
-// a second, reducing launch; a k-contiguous B may be transposed into the
-// workspace by a first launch.
+// a second, reducing launch; a k-contiguous A or B may be transposed into
+// the workspace by a first launch.
 #pragma once
 
 #include "autogemm/tabled_family.h"
@@ -25,6 +25,7 @@ struct WarpTiledParams {
   int batched = 0;             ///< 1: a strided batch in grid z (without split-K only)
   int peel = 0;                ///< 1: a side at most kPeelMax past a multiple of the tile is peeled off
   int stage_b = 0;             ///< 1: a k-contiguous B is transposed into the workspace first
+  int stage_a = 0;             ///< 1: a k-contiguous A is transposed into the workspace first
 
   /// The thread tile (rows x columns of C per thread).
   int tm() const { return ln > 0 ? wm * ln / 32 : 0; }
@@ -50,6 +51,8 @@ class WarpTiledFamily final : public TabledFamily<WarpTiledFamily, WarpTiledPara
   void launch(const KernelConfig& c, const LaunchArgs& a) const override;
   std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
   double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
+  /// A staged A (sa=1) is tried only as the twin of a fast config.
+  bool neighbour_only(const KernelConfig& c) const override;
   /// The device's own target from compute capability 8.0 (cp.async).
   std::optional<std::string> arch(const DeviceInfo& dev) const override;
   AccuracyClass accuracy() const override { return AccuracyClass::StrictFp32; }
@@ -71,11 +74,15 @@ class WarpTiledFamily final : public TabledFamily<WarpTiledFamily, WarpTiledPara
     int64_t m = 0, n = 0;
   };
   static MainPart main_part(const WarpTiledParams& t, const Problem& p);
-  /// Row length, in floats, of B staged by agemm_warptiled_stage_b (t.stage_b).
+  /// Row length, in floats, of B staged by agemm_warptiled_transpose (t.stage_b).
   static int64_t staged_ldb(const Problem& p) { return (p.n + 3) / 4 * 4; }
+  /// Row length, in floats, of A staged as K x M rows (t.stage_a).
+  static int64_t staged_lda(const Problem& p) { return (p.m + 3) / 4 * 4; }
   /// Where B is staged in the workspace (floats from its start): after the
   /// counter area and any split-K partial tiles, 128-byte aligned.
   static size_t staged_b_at(const WarpTiledParams& t, const Problem& p);
+  /// Where A is staged: after B's copy, if any, 128-byte aligned.
+  static size_t staged_a_at(const WarpTiledParams& t, const Problem& p);
 
  protected:
   bool constraints_hold(const WarpTiledParams& p, const KernelConfig& c, std::string* why) const override;

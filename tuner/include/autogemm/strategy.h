@@ -57,7 +57,9 @@ std::vector<KernelConfig> history_candidates(const Problem& p, const std::vector
 /// Exhaustive), after `preferred` (history), which comes first and on top:
 /// a preferred config the strategy picks too is taken once, one it would
 /// not pick is extra, so a budget's picks are the same with or without
-/// history (what ModelQuality replays). Deterministic for a given seed.
+/// history (what ModelQuality replays). Configs their family marks
+/// neighbour_only are never among the picks (history may still name them).
+/// Deterministic for a given seed.
 std::vector<KernelConfig> select_candidates(StrategyKind s, const std::vector<KernelConfig>& space,
                                             const Problem& p, const SearchLimits& lim, int budget,
                                             unsigned seed, const std::vector<KernelConfig>& preferred = {});
