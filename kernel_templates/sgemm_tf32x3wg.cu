@@ -38,14 +38,15 @@
 // AG_TF32_PASSES 3 (default): 3xTF32; 1: big*big only (plain TF32). Not a
 //                family parameter: a test builds 1 to prove that the verifier
 //                rejects plain TF32 output.
-// AG_COMPENSATE  0 (default), 1 or 2, with AG_DRAIN > 0. Not a family
-//                parameter yet: kernel_probe builds 1 and 2 to time them and
-//                measure their error before one becomes the default. 1: the
+// AG_COMPENSATE  1 (default), 0 or 2, with AG_DRAIN > 0. Not a family
+//                parameter: kernel_probe builds 0 and 2 to compare. 1: the
 //                cross products of a whole slice go into the accumulators
-//                before its big products; 2: that, and each drain's rounding
-//                error carried into the next slice (see "Technique" below;
-//                the carry's temporaries spill in the register-heaviest
-//                configs, bn=192 and bn=128 with two producer warpgroups).
+//                before its big products (the same speed as 0, and 10-25 %
+//                less error: H100, 2026-12-06, DECISIONS); 2: that, and each
+//                drain's rounding error carried into the next slice (see
+//                "Technique" below): the least error, but 14-29 % slower
+//                with A in registers and spilling in the register-heaviest
+//                configs (bn=192, bn=128 with two producer warpgroups).
 // AG_PROBE       0 (default). Not a family parameter: tools/kernel_probe
 //                builds 1 (no split), 2 (no copies), 3 (neither) or 4 (no
 //                wgmma) to time the stages apart; the results are wrong, and
@@ -78,7 +79,7 @@
 #define AG_SPLIT_K 1
 #endif
 #ifndef AG_COMPENSATE
-#define AG_COMPENSATE 0
+#define AG_COMPENSATE 1
 #endif
 
 #define AG_BK 32
