@@ -47,6 +47,9 @@
 //                "Technique" below): the least error, but 14-29 % slower
 //                with A in registers and spilling in the register-heaviest
 //                configs (bn=192, bn=128 with two producer warpgroups).
+// AG_WIDE_FOLD   1 (default): past 16 slices of split-K the reduction folds
+//                each element in 8 warps (fold_wide); 0: a thread per
+//                element. Not a family parameter: kernel_probe builds 0.
 // AG_PROBE       0 (default). Not a family parameter: tools/kernel_probe
 //                builds 1 (no split), 2 (no copies), 3 (neither) or 4 (no
 //                wgmma) to time the stages apart; the results are wrong, and
@@ -729,9 +732,58 @@ extern "C" __global__ void __launch_bounds__(256)
 }
 
 #if AG_SPLIT_K > 1
-// The split-K reduction (fold_split_k: agemm_device.cuh).
-extern "C" __global__ void agemm_tf32x3wg_reduce(int M, int N, float alpha, const float* __restrict__ workspace,
-                                                 float beta, float* __restrict__ C, i64 ldc) {
+#ifndef AG_WIDE_FOLD
+#define AG_WIDE_FOLD 1
+#endif
+// Technique: a wide fold for many slices. A thread per element folding 128
+// slices waits for 8 L2 round trips of 16 loads, on a few blocks (M*N/256);
+// the main kernel's partial tiles of a few-tile, long-K problem are then
+// folded after it, unhidden. Here 8 warps share 32 elements (a warp reads
+// 128 contiguous bytes of a slice), warp g folding slices g*PER ..
+// g*PER + PER - 1 in order, all its loads in flight at once; warp 0 then
+// adds the 7 others' sums in order g = 1..7 (deterministic, whatever order
+// the blocks ran in). The host gives it a block per 32 elements
+// (tf32x3wg_launch.cpp); blockDim is 256.
+template <int SPLITS>
+__device__ __forceinline__ void fold_wide(int M, int N, float alpha, const float* __restrict__ workspace, float beta,
+                                          float* __restrict__ C, i64 ldc) {
+  enum { GROUPS = 8, PER = (SPLITS + GROUPS - 1) / GROUPS };
+  __shared__ float sums[GROUPS][32];
+  const i64 ld = AG_WS_LD(N), slice = (i64)M * ld, total = (i64)M * N;
+  const int lane = threadIdx.x & 31, g = threadIdx.x >> 5;
+  wait_for_main_kernel();
+  workspace += AG_WS_SKIP;
+  for (i64 base = (i64)blockIdx.x * 32; base < total; base += (i64)gridDim.x * 32) {
+    const i64 idx = base + lane;
+    float sum = 0.f;
+    if (idx < total) {
+      const float* p = workspace + (idx / N) * ld + idx % N + (i64)g * PER * slice;
+#pragma unroll
+      for (int z = 0; z < PER; ++z)
+        if (g * PER + z < SPLITS) sum += __ldcg(p + z * slice);
+    }
+    sums[g][lane] = sum;
+    __syncthreads();
+    if (g == 0 && idx < total) {
+#pragma unroll
+      for (int q = 1; q < GROUPS; ++q) sum += sums[q][lane];
+      float* c = C + (idx / N) * ldc + idx % N;
+      *c = beta != 0.f ? fmaf(beta, *c, alpha * sum) : alpha * sum;
+    }
+    __syncthreads();
+  }
+}
+
+// The split-K reduction: fold_split_k (agemm_device.cuh) up to 16 slices.
+extern "C" __global__ void __launch_bounds__(256)
+    agemm_tf32x3wg_reduce(int M, int N, float alpha, const float* __restrict__ workspace, float beta,
+                          float* __restrict__ C, i64 ldc) {
+#if AG_WIDE_FOLD
+  if (AG_SPLIT_K > 16) {
+    fold_wide<AG_SPLIT_K>(M, N, alpha, workspace, beta, C, ldc);
+    return;
+  }
+#endif
   fold_split_k<AG_SPLIT_K>(M, N, alpha, workspace, beta, C, ldc);
 }
 #endif

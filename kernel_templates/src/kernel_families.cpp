@@ -79,7 +79,7 @@ void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs&
   }
 }
 
-void launch_reduce_kernel(CUfunction f, const LaunchArgs& a, const char* name) {
+void launch_reduce_kernel(CUfunction f, const LaunchArgs& a, const char* name, int elements_per_block) {
   const Problem& p = a.call.problem;
   int m = int(p.m), n = int(p.n);
   float alpha = a.call.alpha, beta = a.call.beta;
@@ -87,7 +87,8 @@ void launch_reduce_kernel(CUfunction f, const LaunchArgs& a, const char* name) {
   long long ldc = p.ldc;
   const long long total = (long long)m * n;
   const unsigned blocks =
-      unsigned(std::max<long long>(1, std::min<long long>((total + 255) / 256, (long long)a.sm_count * 8)));
+      unsigned(std::max<long long>(1, std::min<long long>((total + elements_per_block - 1) / elements_per_block,
+                                                           (long long)a.sm_count * 8)));
   void* args[] = {&m, &n, &alpha, &ws, &beta, &pc, &ldc};
   // The reduction's launch overlaps the main kernel's last blocks; its
   // griddepcontrol.wait holds every read until the main kernel is done.

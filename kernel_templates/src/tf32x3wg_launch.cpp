@@ -137,7 +137,10 @@ void Tf32x3WgFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   const CanonicalCall call = t.pre_pass == 1 && !p.aligned ? stage(t, a.functions.back(), a) : a.call;
   launch_main(t, geometry(c, p), call, a);
   // sk > 1: the second kernel folds the partial tiles into the caller's C, over the GPU.
-  if (t.split_k > 1) launch_reduce_kernel(a.functions.at(1), a, "cuLaunchKernel(agemm_tf32x3wg_reduce)");
+  // Past 16 slices the fold is wide: a block per 32 elements (fold_wide in
+  // sgemm_tf32x3wg.cu).
+  if (t.split_k > 1)
+    launch_reduce_kernel(a.functions.at(1), a, "cuLaunchKernel(agemm_tf32x3wg_reduce)", t.split_k > 16 ? 32 : 256);
 }
 
 }  // namespace autogemm

@@ -93,7 +93,9 @@ void launch_gemm_kernel(CUfunction f, const LaunchGeometry& g, const LaunchArgs&
 /// (M, N, alpha, workspace, beta, C, ldc). Where a.dependent_launch, it is a
 /// programmatic dependent launch: the reduction must begin with
 /// griddepcontrol.wait. `name` is for errors. Throws CudaError.
-void launch_reduce_kernel(CUfunction f, const LaunchArgs& a, const char* name);
+/// `elements_per_block`: the elements of C one 256-thread block folds per
+/// step of its grid-stride loop (256: a thread each; a wide fold takes fewer).
+void launch_reduce_kernel(CUfunction f, const LaunchArgs& a, const char* name, int elements_per_block = 256);
 
 /// One text key of a family's configs: what it means and the values it takes.
 /// The keys are the cache's permanent format; `autogemm_cache show` prints these.
