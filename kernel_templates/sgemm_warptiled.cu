@@ -24,7 +24,8 @@
 // AG_VEC         copy width, in floats, of the operand whose rows run along m
 //                or n: 4 (16-byte copies, aligned problem class) or 1 (any
 //                pointer, any leading dimension). The operand whose rows run
-//                along k is copied one float at a time in either case.
+//                along k is copied one float at a time in either case; a
+//                staged operand (AG_STAGE_A, AG_STAGE_B) 16 bytes at a time.
 // AG_SPLIT_K     K slices computed by different blocks (blockIdx.z); > 1
 //                stores partial tiles in a workspace that agemm_warptiled_reduce
 //                folds into C in a second launch (AG_BATCHED must be 0)
@@ -87,11 +88,17 @@
 // rows are or where C or the split-K workspace is stored 16 bytes at a
 // time (so a store group is never split); 1 elsewhere. kernel_probe
 // variants may set them (a huge step: edge tiles never move).
+// Technique: a staged operand is copied 16 bytes at a time in either class.
+// Its workspace copy has 16-byte aligned rows whatever the caller's layout,
+// so an unaligned problem's staged operand costs a quarter of the copy
+// instructions its 4-byte copies would.
+#define AG_VEC_A (AG_STAGE_A ? 4 : AG_VEC)
+#define AG_VEC_B (AG_STAGE_B ? 4 : AG_VEC)
 #ifndef AG_SHIFT_M_STEP
-#define AG_SHIFT_M_STEP (AG_TRANS_A && AG_VEC == 4 ? 4 : 1)
+#define AG_SHIFT_M_STEP (AG_TRANS_A && AG_VEC_A == 4 ? 4 : 1)
 #endif
 #ifndef AG_SHIFT_N_STEP
-#define AG_SHIFT_N_STEP (AG_VEC == 4 || AG_SPLIT_K > 1 ? 4 : 1)
+#define AG_SHIFT_N_STEP (AG_VEC_B == 4 || AG_VEC == 4 || AG_SPLIT_K > 1 ? 4 : 1)
 #endif
 
 // Technique: padded [k][mn] shared tiles. Rows are padded by 4 floats: they
@@ -365,8 +372,8 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   const int k_tiles = alpha != 0.f ? (k_end - k_begin + AG_BK - 1) / AG_BK : 0;
   const int k_full = interior ? (k_end - k_begin) / AG_BK : 0;  // slices copied without checks
 
-  StageCopier<AG_BM, !AG_TRANS_A, AG_TRANS_A ? AG_VEC : 1> ca;
-  StageCopier<AG_BN, (bool)AG_TRANS_B, AG_TRANS_B ? 1 : AG_VEC> cb;
+  StageCopier<AG_BM, !AG_TRANS_A, AG_TRANS_A ? AG_VEC_A : 1> ca;
+  StageCopier<AG_BN, (bool)AG_TRANS_B, AG_TRANS_B ? 1 : AG_VEC_B> cb;
   ca.init(A, lda, m0, k_begin, As, tid);
   cb.init(B, ldb, n0, k_begin, Bs, tid);
 

@@ -80,9 +80,9 @@ const ParamTable<WarpTiledParams>& WarpTiledFamily::table() {
       {"pe", "AG_PEEL", &P::peel, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
        "1 = the last 1..8 rows or columns past a multiple of the tile go to small peel kernels"},
       {"tp", "AG_STAGE_B", &P::stage_b, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
-       "1 = B^T (tb=1) is first transposed into the workspace, so the main loop copies B 16 bytes at a time"},
+       "1 = B^T (tb=1) is first transposed into the workspace, so the main loop copies B 16 bytes at a time (either class)"},
       {"sa", "AG_STAGE_A", &P::stage_a, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
-       "1 = A (ta=0) is first transposed into the workspace, so the main loop copies A 16 bytes at a time"},
+       "1 = A (ta=0) is first transposed into the workspace, so the main loop copies A 16 bytes at a time (either class)"},
   };
   return t;
 }
@@ -129,10 +129,13 @@ bool WarpTiledFamily::constraints_hold(const WarpTiledParams& p, const KernelCon
   if (p.tm() % 4 != 0 || p.tn() % 4 != 0)
     return fail(why, "thread tile wm*ln/32 x wn/ln must be multiples of 4 (16-byte fragments)");
   if (p.tm() * p.tn() > 128) return fail(why, "thread tile must be at most 128 accumulators (registers)");
+  // A staged operand's workspace rows are 16-byte aligned in either class
+  // (AG_VEC_A, AG_VEC_B in sgemm_warptiled.cu).
   const bool a_k_contiguous = !c.trans_a && p.stage_a == 0;
-  if (!copies_divide(p.bm, p.bk, a_k_contiguous, a_k_contiguous ? 1 : p.vec, t, why)) return false;
+  const int a_vec = a_k_contiguous ? 1 : p.stage_a == 1 ? 4 : p.vec;
+  if (!copies_divide(p.bm, p.bk, a_k_contiguous, a_vec, t, why)) return false;
   const bool b_k_contiguous = c.trans_b && p.stage_b == 0;
-  return copies_divide(p.bn, p.bk, b_k_contiguous, b_k_contiguous ? 1 : p.vec, t, why);
+  return copies_divide(p.bn, p.bk, b_k_contiguous, b_k_contiguous ? 1 : p.stage_b == 1 ? 4 : p.vec, t, why);
 }
 
 bool WarpTiledFamily::can_implement(const KernelConfig& c, const Problem& p) const {
