@@ -15,8 +15,12 @@
 #   CLANG=clang-14 CLANGXX=clang++-14   compilers of the fuzz build
 #   CTEST_EXCLUDE=<regex>      tests left out of the sanitizer run (ctest -E); by default
 #                              the compile-every-config NVRTC suite (DefaultSpace.*,
-#                              label nvrtc): tens of minutes here, all of it inside
-#                              NVRTC, which is not instrumented. "" runs it too.
+#                              label nvrtc) and the NVRTC sweeps of test_kernel_templates
+#                              (spill and clean-build checks, the families' sample
+#                              builds): tens of minutes here, nearly all of it inside
+#                              NVRTC, which is not instrumented, and their host paths
+#                              run under the sanitizers in the smaller NVRTC tests.
+#                              "" runs them too.
 #   CTEST_LABEL_EXCLUDE=nvrtc  labels left out of it (ctest -LE); "" for none
 #   FUZZ_TMPDIR=/dev/shm       where the fuzz targets write their temporary files
 #   SKIP_SANITIZE=1 / SKIP_FUZZ=1       run only the other stage
@@ -31,7 +35,7 @@ CXX_SAN=${CXX_SAN:-g++}
 CC_SAN=${CC_SAN:-gcc}
 CLANG=${CLANG:-clang-14}
 CLANGXX=${CLANGXX:-clang++-14}
-CTEST_EXCLUDE=${CTEST_EXCLUDE-^DefaultSpace\.}
+CTEST_EXCLUDE=${CTEST_EXCLUDE-'^DefaultSpace\.|BuildWithoutSpills|BuildCleanly|FamilyCompile\.DefaultsAndSpaceSamples|AcrossTransposesVectorWidthsAndSplitK'}
 CTEST_LABEL_EXCLUDE=${CTEST_LABEL_EXCLUDE-nvrtc}
 FUZZ_TARGETS=(kernel_config parse_shape shapes_file cache_file worker_message)
 # Scratch files of the fuzz targets (cache and shapes files): memory-backed
