@@ -11,6 +11,8 @@ case "${1:-}" in -h|--help) echo "$HELP"; exit 0 ;; esac
 if ! { [ $# -eq 1 ] && [ -x "$1/tools/gemm_bench" ]; }; then echo "$HELP" >&2; exit 2; fi
 B=$1
 OUT=${OUT:?set OUT to a folder for the results}
+# gemm_bench loads libautogemm.so from the build folder.
+if [ -d "$B/lib" ]; then export LD_LIBRARY_PATH="$(cd "$B/lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; fi
 mkdir -p "$OUT"
 "$B"/tools/gemm_tune --device 0 --db "$OUT/accuracy.db" --math-mode fp32_accurate --suite ksweep \
   > "$OUT/tune.log" 2>&1

@@ -29,6 +29,8 @@
 set -u -o pipefail
 B=${1:-build}
 OUT=${OUT:-$PWD/gpu-out}
+# The tools and some test binaries load libautogemm.so from the build folder.
+if [ -d "$B/lib" ]; then export LD_LIBRARY_PATH="$(cd "$B/lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; fi
 mkdir -p "$OUT"
 DB="$OUT/tuning.db"
 summary=()
