@@ -64,6 +64,8 @@ class WarpTiledFamily final : public TabledFamily<WarpTiledFamily, WarpTiledPara
   static int estimated_registers(const WarpTiledParams& t);
   /// Resident blocks per SM by estimated registers, shared memory and threads (>= 1).
   static int blocks_per_sm(const WarpTiledParams& t, const SearchLimits& lim);
+  /// Output tiles of p under t: the main kernel's blocks per K slice.
+  static int64_t tiles(const WarpTiledParams& t, const Problem& p);
 
   /// Rows or columns a peeled strip may hold (agemm_warptiled_peel8).
   static constexpr int kPeelMax = 8;
