@@ -24,8 +24,7 @@
 // AG_A_REGS      1: A is split by the consumers into registers and fed to
 //                wgmma from there (needs k-contiguous A, AG_TRANS_A == 0);
 //                0: both operands are split by the producers
-// AG_RAW         FP32 slices in flight from global memory (2, 3, 4 or 6
-//                buffers; the deep rings are for few tiles with long K)
+// AG_RAW         FP32 slices in flight from global memory (2 or 3 buffers)
 // AG_SPLIT       split slices (TF32 big and small parts) ready for the tensor
 //                cores (2 or 3 buffers)
 // AG_DRAIN       0: every product accumulates in the wgmma accumulators;
@@ -105,7 +104,7 @@
 static_assert(AG_BN == 64 || AG_BN == 128 || AG_BN == 192, "AG_BN must be 64, 128 or 192");
 static_assert(AG_WG == 1 || AG_WG == 2, "AG_WG must be 1 or 2");
 static_assert(AG_PRODUCERS == 1 || AG_PRODUCERS == 2, "AG_PRODUCERS must be 1 or 2");
-static_assert(AG_RAW >= 2 && AG_RAW <= 6 && AG_SPLIT >= 2 && AG_SPLIT <= 3, "2..6 raw, 2..3 split buffers");
+static_assert(AG_RAW >= 2 && AG_RAW <= 3 && AG_SPLIT >= 2 && AG_SPLIT <= 3, "2..3 buffers");
 static_assert(AG_TF32_PASSES == 1 || AG_TF32_PASSES == 3, "AG_TF32_PASSES must be 1 or 3");
 static_assert(!AG_A_REGS || !AG_TRANS_A, "A in registers needs k-contiguous A");
 static_assert(AG_COMPENSATE >= 0 && AG_COMPENSATE <= 2, "AG_COMPENSATE must be 0, 1 or 2");

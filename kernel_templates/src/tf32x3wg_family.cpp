@@ -50,7 +50,7 @@ const ParamTable<Tf32x3WgParams>& Tf32x3WgFamily::table() {
        "producer warpgroups (TMA copies and TF32 splits)"},
       {"ar", "AG_A_REGS", &P::a_regs, {0, 1}, 0, 0, 0, Presence::Always, nullptr, "0 or 1",
        "1 = consumers split A into registers (k-contiguous A only); 0 = producers split both operands"},
-      {"raw", "AG_RAW", &P::raw, {2, 3, 4, 6}, 0, 0, 2, Presence::Always, nullptr, "2, 3, 4 or 6",
+      {"raw", "AG_RAW", &P::raw, {2, 3}, 0, 0, 2, Presence::Always, nullptr, "2 or 3",
        "FP32 slice buffers in flight from global memory"},
       {"split", "AG_SPLIT", &P::split, {2, 3}, 0, 0, 2, Presence::Always, nullptr, "2 or 3",
        "split TF32 slice buffers (big and small parts) ready for the tensor cores"},
