@@ -24,9 +24,13 @@
 // AG_A_REGS      1: A is split by the consumers into registers and fed to
 //                wgmma from there (needs k-contiguous A, AG_TRANS_A == 0);
 //                0: both operands are split by the producers
-// AG_RAW         FP32 slices in flight from global memory (2 or 3 buffers)
+// AG_RAW         FP32 slices in flight from global memory (2 or 3 buffers;
+//                0 with AG_B_SPLIT)
+// AG_B_SPLIT     1: B arrives split, K-major, from the workspace, where the
+//                pre-pass agemm_tf32x3wg_split_b put its big and small parts
+//                (needs AG_A_REGS): the producers only copy; 0: they split B
 // AG_SPLIT       split slices (TF32 big and small parts) ready for the tensor
-//                cores (2 or 3 buffers)
+//                cores (2 or 3 buffers; up to 4 with AG_B_SPLIT)
 // AG_DRAIN       0: every product accumulates in the wgmma accumulators;
 //                d > 0: d slices accumulate into restarted accumulators,
 //                which are then added into FP32 totals ("accumulator drain")
@@ -84,6 +88,9 @@
 #ifndef AG_COMPENSATE
 #define AG_COMPENSATE 1
 #endif
+#ifndef AG_B_SPLIT
+#define AG_B_SPLIT 0
+#endif
 
 #define AG_BK 32
 #define AG_BM (64 * AG_WG)
@@ -104,7 +111,10 @@
 static_assert(AG_BN == 64 || AG_BN == 128 || AG_BN == 192, "AG_BN must be 64, 128 or 192");
 static_assert(AG_WG == 1 || AG_WG == 2, "AG_WG must be 1 or 2");
 static_assert(AG_PRODUCERS == 1 || AG_PRODUCERS == 2, "AG_PRODUCERS must be 1 or 2");
-static_assert(AG_RAW >= 2 && AG_RAW <= 3 && AG_SPLIT >= 2 && AG_SPLIT <= 3, "2..3 buffers");
+static_assert(AG_B_SPLIT ? AG_RAW == 0 && AG_SPLIT >= 2 && AG_SPLIT <= 4
+                         : AG_RAW >= 2 && AG_RAW <= 3 && AG_SPLIT >= 2 && AG_SPLIT <= 3,
+              "2..3 raw and split buffers, or no raw and 2..4 split buffers with AG_B_SPLIT");
+static_assert(!AG_B_SPLIT || AG_A_REGS, "a pre-split B needs A in registers");
 static_assert(AG_TF32_PASSES == 1 || AG_TF32_PASSES == 3, "AG_TF32_PASSES must be 1 or 3");
 static_assert(!AG_A_REGS || !AG_TRANS_A, "A in registers needs k-contiguous A");
 static_assert(AG_COMPENSATE >= 0 && AG_COMPENSATE <= 2, "AG_COMPENSATE must be 0, 1 or 2");
@@ -132,7 +142,7 @@ typedef unsigned long long u64;
 // With A in registers a split stage holds A as TMA wrote it (FP32, the
 // 128-byte swizzle) and B's big and small parts; the raw ring holds B only.
 #define AG_SPLIT_STAGE ((AG_BM + 2 * AG_BN) * AG_BK)  // floats
-#define AG_RAW_STAGE (AG_BN * AG_BK)
+#define AG_RAW_STAGE (AG_B_SPLIT ? 0 : AG_BN * AG_BK)
 #define AG_RAW_B 0  // offset of B in a raw stage
 #else
 #define AG_SPLIT_STAGE (2 * (AG_BM + AG_BN) * AG_BK)  // floats
@@ -384,10 +394,12 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
                    float* __restrict__ workspace, i64 stride_a, i64 stride_b, i64 stride_c, int z_first,
                    const __grid_constant__ TensorMap tma_a, const __grid_constant__ TensorMap tma_b) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  __shared__ __align__(8) u64 full_bar[AG_SPLIT], empty_bar[AG_SPLIT], raw_bar[AG_RAW];
+  __shared__ __align__(8) u64 full_bar[AG_SPLIT], empty_bar[AG_SPLIT], raw_bar[AG_RAW > 0 ? AG_RAW : 1];
   float* smem = reinterpret_cast<float*>(smem_raw + ((1024 - (smem_addr(smem_raw) & 1023)) & 1023));
   float* split_ring = smem;                             // [AG_SPLIT][AG_SPLIT_STAGE]
+#if !AG_B_SPLIT
   float* raw_ring = smem + AG_SPLIT * AG_SPLIT_STAGE;   // [AG_RAW][AG_RAW_STAGE]
+#endif
 
   const int tid = threadIdx.x;
   const int tiles_m = (int)(((i64)M + AG_BM - 1) / AG_BM);
@@ -415,8 +427,8 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   if (tid == 0) {
     for (int s = 0; s < AG_SPLIT; ++s) {
       // Every producer thread (and, with A in registers, the issuer of A's
-      // copy, plus its bytes).
-      mbar_init(smem_addr(&full_bar[s]), AG_PT + AG_A_REGS);
+      // copy, plus its bytes); with B pre-split, the issuer alone.
+      mbar_init(smem_addr(&full_bar[s]), AG_B_SPLIT ? 1 : AG_PT + AG_A_REGS);
       mbar_init(smem_addr(&empty_bar[s]), 4 * AG_WG);  // lane 0 of every consumer warp
     }
     for (int r = 0; r < AG_RAW; ++r) mbar_init(smem_addr(&raw_bar[r]), 1);  // the TMA issuer, plus bytes
@@ -433,6 +445,29 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
 #ifdef AG_PRODUCER_REGS
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(AG_PRODUCER_REGS));
 #endif
+#if AG_B_SPLIT
+    // Technique: B split once per problem by a pre-pass, not once per block
+    // tile by the producers: their shared-memory reads and writes (48 KB a
+    // slice at bn=128) competed with the tensor cores' operand reads, and
+    // 4096^3 ran at 0.72 of its time without the splits (H100, DECISIONS).
+    // A stage is three copies: A (swizzled, split by the consumers) and B's
+    // big and small parts, the workspace's two matrices (the map's z).
+    if (tid == 0) {
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        const int s = kt % AG_SPLIT, k0 = (kt0 + kt) * AG_BK;
+        const unsigned bar = smem_addr(&full_bar[s]), dst = smem_addr(split_ring + s * AG_SPLIT_STAGE);
+        mbar_wait(smem_addr(&empty_bar[s]), ((kt / AG_SPLIT) & 1) ^ 1);
+        if (AG_PROBE == 2 || AG_PROBE == 3) {
+          mbar_arrive(bar);
+          continue;
+        }
+        mbar_arrive_expect_tx(bar, 4u * AG_SPLIT_STAGE);
+        tma_load(dst, &tma_a, k0, m0, za, bar);
+        tma_load(dst + 4u * AG_BM * AG_BK, &tma_b, k0, n0, 0, bar);
+        tma_load(dst + 4u * (AG_BM + AG_BN) * AG_BK, &tma_b, k0, n0, 1, bar);
+      }
+    }
+#else
     const unsigned raw0 = smem_addr(raw_ring);
     // Issues the TMA copies of slice kt into raw buffer kt % AG_RAW (thread 0).
     auto issue = [&](int kt) {
@@ -478,6 +513,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
       asm volatile("bar.sync 1, %0;\n" ::"n"(AG_PT) : "memory");
       issue(kt + AG_RAW);
     }
+#endif
     return;
   }
 
@@ -730,6 +766,38 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int i = 0; i < 8; ++i)
     if (row0 + 4 * i < rows) dst[(row0 + 4 * i) * ld_out + col] = v[i];
 }
+
+#if AG_B_SPLIT
+// The B pre-pass (bs=1): B's big and small TF32 parts, K-major as the main
+// kernel's copies read them, into the workspace: out[0][n][k] = big(op(B)(k,
+// n)), out[1][n][k] = its small part, rows kp floats apart (16-byte aligned
+// rows, whatever B's alignment). The split is split4's, element by element.
+// Technique: 32 x 32 tiles through shared memory (a padded row: no bank
+// conflicts), so that B's reads and the parts' writes are both 128 contiguous
+// bytes a warp, whichever of B's dimensions is contiguous.
+extern "C" __global__ void __launch_bounds__(256)
+    agemm_tf32x3wg_split_b(int N, int K, const float* __restrict__ B, i64 ldb, float* __restrict__ out, i64 kp) {
+  __shared__ float tile[32][33];
+  const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;
+  const i64 n0 = (i64)blockIdx.x * 32, k0 = (i64)blockIdx.y * 32;
+  // tile[j][tx] holds (n0 + j, k0 + tx) for k-contiguous B, else (k0 + j, n0 + tx).
+#pragma unroll
+  for (int j = ty; j < 32; j += 8) {
+    const i64 n = n0 + (AG_TRANS_B ? j : tx), k = k0 + (AG_TRANS_B ? tx : j);
+    tile[j][tx] = n < N && k < K ? (AG_TRANS_B ? __ldg(B + n * ldb + k) : __ldg(B + k * ldb + n)) : 0.f;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int j = ty; j < 32; j += 8) {
+    const i64 n = n0 + j, k = k0 + tx;
+    if (n >= N || k >= K) continue;
+    const float v = AG_TRANS_B ? tile[j][tx] : tile[tx][j];
+    const float big = tf32_round(v);
+    out[n * kp + k] = big;
+    out[((i64)N + n) * kp + k] = tf32_round(v - big);
+  }
+}
+#endif
 
 #if AG_SPLIT_K > 1
 #ifndef AG_WIDE_FOLD

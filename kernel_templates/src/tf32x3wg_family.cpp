@@ -50,9 +50,9 @@ const ParamTable<Tf32x3WgParams>& Tf32x3WgFamily::table() {
        "producer warpgroups (TMA copies and TF32 splits)"},
       {"ar", "AG_A_REGS", &P::a_regs, {0, 1}, 0, 0, 0, Presence::Always, nullptr, "0 or 1",
        "1 = consumers split A into registers (k-contiguous A only); 0 = producers split both operands"},
-      {"raw", "AG_RAW", &P::raw, {2, 3}, 0, 0, 2, Presence::Always, nullptr, "2 or 3",
+      {"raw", "AG_RAW", &P::raw, {0, 2, 3}, 0, 0, 2, Presence::Always, nullptr, "2 or 3 (0 with bs=1)",
        "FP32 slice buffers in flight from global memory"},
-      {"split", "AG_SPLIT", &P::split, {2, 3}, 0, 0, 2, Presence::Always, nullptr, "2 or 3",
+      {"split", "AG_SPLIT", &P::split, {2, 3, 4}, 0, 0, 2, Presence::Always, nullptr, "2 or 3 (4 with bs=1)",
        "split TF32 slice buffers (big and small parts) ready for the tensor cores"},
       {"dr", "AG_DRAIN", &P::drain, {0, 1, 2, 4, 8}, 0, 0, 0, Presence::Always, nullptr, "0, 1, 2, 4 or 8",
        "accumulator drain: 0 = products accumulate in the wgmma accumulators; d = every d slices are added into FP32 totals"},
@@ -62,6 +62,8 @@ const ParamTable<Tf32x3WgParams>& Tf32x3WgFamily::table() {
        "split-K: K slices in separate blocks, folded by a second kernel (1 = none)"},
       {"pp", nullptr, &P::pre_pass, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
        "1 = pre-pass: unaligned operands copied to aligned rows in the workspace first (the unaligned class)"},
+      {"bs", "AG_B_SPLIT", &P::b_split, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
+       "1 = B split into its TF32 parts once, by a pre-pass into the workspace; the producers only copy (needs ar=1)"},
   };
   return t;
 }
@@ -72,7 +74,8 @@ size_t Tf32x3WgFamily::smem_bytes(const Tf32x3WgParams& t) {
   // with A in registers); 1024 bytes of slack align the base for the
   // 128-byte swizzle. Rows of 32 floats.
   const size_t bm = size_t(block_m(t)), bn = size_t(t.bn);
-  const size_t split_rows = t.a_regs ? bm + 2 * bn : 2 * (bm + bn), raw_rows = t.a_regs ? bn : bm + bn;
+  const size_t split_rows = t.a_regs ? bm + 2 * bn : 2 * (bm + bn);
+  const size_t raw_rows = t.b_split ? 0 : t.a_regs ? bn : bm + bn;
   return 1024 + (size_t(t.split) * split_rows + size_t(t.raw) * raw_rows) * kSliceK * sizeof(float);
 }
 
@@ -90,6 +93,9 @@ bool Tf32x3WgFamily::constraints_hold(const Tf32x3WgParams& p, const KernelConfi
   // One block per SM by design (__launch_bounds__(threads, 1)): 64K registers
   // for the block, at most 255 per thread; beyond that ptxas spills.
   if (p.a_regs && c.trans_a) return fail(why, "ar=1 needs k-contiguous A (ta=0)");
+  if (p.b_split && !p.a_regs) return fail(why, "bs=1 needs ar=1 (the producers split nothing)");
+  if ((p.raw == 0) != (p.b_split == 1)) return fail(why, "raw=0 exactly with bs=1 (a pre-split B needs no raw ring)");
+  if (p.split == 4 && !p.b_split) return fail(why, "split=4 only with bs=1 (the raw ring leaves no room)");
   if (tile_registers(p) + kOverheadRegisters > consumer_registers(p))
     return fail(why, "accumulators (and drain totals) must fit in a consumer's registers: min(255, "
                      "65536/threads), or 160 (wg=2) and 232 (wg=1) with two producer warpgroups");
@@ -112,6 +118,10 @@ bool Tf32x3WgFamily::can_implement(const KernelConfig& c, const Problem& p) cons
   };
   if (p.a_extent() > kMaxStride || p.b_extent() > kMaxStride) return false;
   if (p.batch > 1 && !(steps(p.stride_a, p.a_extent()) && steps(p.stride_b, p.b_extent()))) return false;
+  // B's parts: one product, in what dispatch allocates; the split's grid y
+  // counts 32-deep K slices.
+  if (t.b_split && (p.batch > 1 || k_slices(p) > 65535 || workspace_floats(c, p) > KernelConfig::kMaxWorkspaceFloats))
+    return false;
   // TMA needs 16-byte aligned operands, leading dimensions and strides: an
   // unaligned single product is staged by the pre-pass, whose 2-D copies
   // take row pitches below 2^31 bytes.
@@ -123,11 +133,23 @@ bool Tf32x3WgFamily::can_implement(const KernelConfig& c, const Problem& p) cons
 Tf32x3WgFamily::Staging Tf32x3WgFamily::staging(const Tf32x3WgParams& t, const Problem& p) {
   const auto up = [](int64_t v, int64_t q) { return size_t((v + q - 1) / q * q); };
   Staging s;
-  s.end = t.split_k > 1 ? kWorkspaceCounterFloats + size_t(t.split_k) * size_t(p.m) * up(p.n, 4) : 0;
-  if (t.pre_pass == 0 || p.aligned) return s;  // an aligned problem is never staged
-  s.a = up(int64_t(std::max(s.end, kWorkspaceCounterFloats)), 32);
-  s.b = s.a + up(int64_t((p.trans_a ? p.k : p.m) * up(p.trans_a ? p.m : p.k, 4)), 32);
-  s.end = s.b + size_t(p.trans_b ? p.n : p.k) * up(p.trans_b ? p.k : p.n, 4);
+  // B's parts take at most half of what dispatch allocates: past that, B is
+  // split and multiplied a band of whole tile columns at a time.
+  s.chunk_n = p.n;
+  if (t.b_split) {
+    const int64_t fit = int64_t(KernelConfig::kMaxWorkspaceFloats / 2 / (2 * up(p.k, 4))) / t.bn * t.bn;
+    s.chunk_n = std::min<int64_t>(p.n, std::max<int64_t>(t.bn, fit));
+  }
+  s.end = t.split_k > 1 ? kWorkspaceCounterFloats + size_t(t.split_k) * size_t(p.m) * up(s.chunk_n, 4) : 0;
+  if (t.pre_pass == 1 && !p.aligned) {  // an aligned problem is never staged
+    s.a = up(int64_t(std::max(s.end, kWorkspaceCounterFloats)), 32);
+    s.b = s.a + up(int64_t((p.trans_a ? p.k : p.m) * up(p.trans_a ? p.m : p.k, 4)), 32);
+    s.end = t.b_split ? s.b : s.b + size_t(p.trans_b ? p.n : p.k) * up(p.trans_b ? p.k : p.n, 4);
+  }
+  if (t.b_split) {
+    s.b_parts = up(int64_t(std::max(s.end, kWorkspaceCounterFloats)), 32);
+    s.end = s.b_parts + 2 * size_t(s.chunk_n) * up(p.k, 4);
+  }
   return s;
 }
 
@@ -153,6 +175,7 @@ std::optional<KernelConfig> Tf32x3WgFamily::fitted(const KernelConfig& c, const 
 std::vector<std::string> Tf32x3WgFamily::entry_points(const KernelConfig& c) const {
   std::vector<std::string> out = {"agemm_tf32x3wg"};
   if (params(c).split_k > 1) out.push_back("agemm_tf32x3wg_reduce");
+  if (params(c).b_split == 1) out.push_back("agemm_tf32x3wg_split_b");  // after the reduction, before the stage
   if (params(c).pre_pass == 1) out.push_back("agemm_tf32x3wg_stage");  // last: launch() takes it from the back
   return out;
 }
@@ -194,12 +217,13 @@ const ParamSpace<Tf32x3WgParams>& tf32x3wg_space() {
   using P = Tf32x3WgParams;
   using Point = SpacePoint<P>;
   using F = Tf32x3WgFamily;
-  enum { BN, WG, AR, RINGS, DR, SK };
+  enum { BN, WG, AR, BS, RINGS, DR, SK };
   // Ring depths (raw, split), deepest first; is_valid keeps those that fit
-  // in 227 KiB with the block's tiles.
-  const SpaceAxis<P> rings{{&P::raw, &P::split}, {{3, 3}, {3, 2}, {2, 2}}};
+  // in 227 KiB with the block's tiles. A pre-split B has no raw ring.
+  const SpaceAxis<P> rings{{&P::raw, &P::split}, {{3, 3}, {3, 2}, {2, 2}, {0, 4}, {0, 3}}};
   static const ParamSpace<P> space(
-      {axis(&P::bn, {64, 128, 192}), axis(&P::wg, {1, 2}), axis(&P::a_regs, {0, 1}), rings, axis(&P::drain, {0, 1}),
+      {axis(&P::bn, {64, 128, 192}), axis(&P::wg, {1, 2}), axis(&P::a_regs, {0, 1}), axis(&P::b_split, {0, 1}), rings,
+       axis(&P::drain, {0, 1}),
        axis(&P::split_k, {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128})},
       {{"the pre-pass exactly for the unaligned class", -1,
         [](P& c, const Problem& p) { c.pre_pass = p.aligned ? 0 : 1; }},
@@ -220,6 +244,9 @@ const ParamSpace<Tf32x3WgParams>& tf32x3wg_space() {
        // 128) to 1.9e-6 (K = 11008), 3.9e-7 at 128x11008x4096. Only dr=1 (a
        // drain every 32 k) stays at or below cuBLAS's error wherever K >= 256;
        // dr=0 is the same chain when K fits in one slice.
+       {"B pre-split only with A in registers", BS, [](const Point& x) { return !x.params.b_split || x.params.a_regs; }},
+       {"a raw ring exactly where B is not pre-split", RINGS,
+        [](const Point& x) { return (x.params.raw == 0) == (x.params.b_split == 1); }},
        {"a drain every slice, none when K is one slice", DR,
         [](const Point& x) { return (x.params.drain == 0) == ((x.problem.k + kSliceK - 1) / kSliceK <= 1); }},
        {"split-K only where the tiles leave SMs idle", SK,
@@ -259,14 +286,24 @@ double Tf32x3WgFamily::cost(const KernelConfig& cfg, const Problem& p, const Sea
   const double busy = std::min(1.0, blocks / lim.sm_count);
   const double f_mem = 1.0 - busy * (1.0 - std::min(1.0, intensity / 64.0));
   // Deeper rings hide more latency.
-  const double f_pipe = 1.0 - 0.03 * (3 - c.raw) - 0.02 * (3 - c.split);
-  double total = waves * block_mac / (f_wg * f_n * f_mem * f_pipe);
+  const double f_pipe = c.b_split ? 1.0 - 0.02 * (4 - c.split) : 1.0 - 0.03 * (3 - c.raw) - 0.02 * (3 - c.split);
+  // Without the producers' splits of B the tensor cores lose less to their
+  // shared-memory traffic: 4096^3 ran 1.39x faster with them left out (H100,
+  // kernel_probe AG_PROBE=1); the parts' copies are twice B's bytes.
+  const double f_split = c.b_split ? 1.3 : 1.0;
+  double total = waves * block_mac / (f_wg * f_n * f_mem * f_pipe * f_split);
   if (c.drain > 0) total *= 1.0 + 0.04 / c.drain;
   // Split-K: the partial tiles written, read back with C and C written (a
   // byte about 0.17 units at L2 speed), and one more launch (~4 us).
   if (c.split_k > 1) total += 0.17 * 4.0 * (2.0 * c.split_k + 2.0) * double(p.m) * double(p.n) + 1.7e6;
   // The pre-pass: A and B read and written once, by one more launch.
-  if (c.pre_pass == 1 && !p.aligned) total += 0.17 * 4.0 * 2.0 * double(p.m + p.n) * double(p.k) + 0.8e6;
+  if (c.pre_pass == 1 && !p.aligned)
+    total += 0.17 * 4.0 * 2.0 * double(p.m + (c.b_split ? 0 : p.n)) * double(p.k) + 0.8e6;
+  // B's split: B read, its two parts written, by one more launch a band.
+  if (c.b_split) {
+    const double bands = std::ceil(double(p.n) / double(std::max<int64_t>(1, staging(c, p).chunk_n)));
+    total += 0.17 * 4.0 * 3.0 * double(p.n) * double(p.k) + 0.8e6 * bands + 1.7e6 * (bands - 1.0);
+  }
   return total;
 }
 

@@ -1,6 +1,7 @@
-// The tf32x3wg family's launch: the pre-pass that stages unaligned operands
-// in the workspace (one copy kernel), the operands' 3-D tensor maps, the main kernel over the
-// grid (tiles, split-K runs, products) and the split-K fold.
+// The tf32x3wg family's launch: the pre-passes that stage unaligned operands
+// in the workspace (one copy kernel) and split B there (bs=1), the operands'
+// 3-D tensor maps, the main kernel over the grid (tiles, split-K runs,
+// products) and the split-K fold.
 #include <algorithm>
 #include <cstdint>
 
@@ -78,7 +79,9 @@ CanonicalCall stage(const Tf32x3WgParams& t, CUfunction stage_kernel, const Laun
     return s;
   };
   StagedOperand sa = restage(call.a, p.lda, p.trans_a ? p.k : p.m, p.trans_a ? p.m : p.k, at.a);
-  StagedOperand sb = restage(call.b, p.ldb, p.trans_b ? p.n : p.k, p.trans_b ? p.k : p.n, at.b);
+  // A pre-split B is read by its split at any alignment.
+  StagedOperand sb = t.b_split ? StagedOperand{}
+                               : restage(call.b, p.ldb, p.trans_b ? p.n : p.k, p.trans_b ? p.k : p.n, at.b);
   p.aligned = true;  // for A and B, what the main kernel's tensor maps need
   const long long blocks = std::max(sa.blocks(), sb.blocks());
   if (blocks == 0) return call;
@@ -87,6 +90,22 @@ CanonicalCall stage(const Tf32x3WgParams& t, CUfunction stage_kernel, const Laun
   check(driver().cuLaunchKernel(stage_kernel, unsigned(blocks), 2, 1, 256, 1, 1, 0, a.stream, args, nullptr),
         "cuLaunchKernel(agemm_tf32x3wg_stage)");
   return call;
+}
+
+/// The big and small parts of `band`'s B (bs=1), K-major, into the
+/// workspace by one launch of `split_kernel`: blocks of 32 n x 32 k. Nothing
+/// when B is never read.
+void split_b(const Tf32x3WgParams& t, CUfunction split_kernel, const CanonicalCall& band, const LaunchArgs& a) {
+  const Problem& p = band.problem;
+  if (band.alpha == 0.f || p.k == 0 || p.n == 0) return;
+  int n = int(p.n), k = int(p.k);
+  const size_t at = Tf32x3WgFamily::staging(t, a.call.problem).b_parts;
+  CUdeviceptr b = device(band.b), out = a.workspace + at * sizeof(float);
+  long long ldb = p.ldb, kp = up4(p.k);
+  void* args[] = {&n, &k, &b, &ldb, &out, &kp};
+  check(driver().cuLaunchKernel(split_kernel, unsigned((p.n + 31) / 32), unsigned((p.k + 31) / 32), 1, 256, 1, 1, 0,
+                                a.stream, args, nullptr),
+        "cuLaunchKernel(agemm_tf32x3wg_split_b)");
 }
 
 /// The main kernel on `call` (aligned class): grid (tiles, split-K runs,
@@ -112,7 +131,17 @@ void launch_main(const Tf32x3WgParams& t, const LaunchGeometry& g, const Canonic
   CUtensorMap map_a = p.trans_a  ? tensor_map(va, kSliceK, bm)
                       : t.a_regs ? tensor_map(va, bm, kSliceK, CU_TENSOR_MAP_SWIZZLE_128B)
                                  : tensor_map(va, bm, kSliceK);
-  CUtensorMap map_b = p.trans_b ? tensor_map(vb, t.bn, kSliceK) : tensor_map(vb, kSliceK, t.bn);
+  // A pre-split B: its two parts (the map's z), N x K each, k contiguous,
+  // land swizzled as the consumers' wgmma descriptors read them.
+  if (t.b_split && call.alpha != 0.f && p.k != 0) {
+    // (Offsets from the caller's problem: `p` may be the staged one.)
+    const size_t at = Tf32x3WgFamily::staging(t, a.call.problem).b_parts;
+    const auto* parts = reinterpret_cast<const float*>(a.workspace + at * sizeof(float));
+    vb = OperandView{parts, p.n, p.k, up4(p.k), 2, p.n * up4(p.k)};
+  }
+  CUtensorMap map_b = t.b_split   ? tensor_map(vb, t.bn, kSliceK, CU_TENSOR_MAP_SWIZZLE_128B)
+                      : p.trans_b ? tensor_map(vb, t.bn, kSliceK)
+                                  : tensor_map(vb, kSliceK, t.bn);
   int m = int(p.m), n = int(p.n), k = int(p.k), z_first = 0;
   float alpha = call.alpha, beta = call.beta;
   CUdeviceptr pa = device(call.a), pb = device(call.b), pc = device(call.c), ws = a.workspace;
@@ -135,12 +164,27 @@ void Tf32x3WgFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   const Tf32x3WgParams& t = params(c);
   const Problem& p = a.call.problem;
   const CanonicalCall call = t.pre_pass == 1 && !p.aligned ? stage(t, a.functions.back(), a) : a.call;
-  launch_main(t, geometry(c, p), call, a);
-  // sk > 1: the second kernel folds the partial tiles into the caller's C, over the GPU.
-  // Past 16 slices the fold is wide: a block per 32 elements (fold_wide in
-  // sgemm_tf32x3wg.cu).
-  if (t.split_k > 1)
-    launch_reduce_kernel(a.functions.at(1), a, "cuLaunchKernel(agemm_tf32x3wg_reduce)", t.split_k > 16 ? 32 : 256);
+  // One band of columns, or (bs=1, B's parts past half the workspace) bands
+  // of chunk_n, each a GEMM of its own on the stream: B's split (read where
+  // the caller has B), the main kernel, the fold.
+  const int64_t band_n = std::max<int64_t>(1, staging(t, p).chunk_n);
+  int64_t n0 = 0;
+  do {
+    CanonicalCall band = call;
+    band.problem.n = std::min(band_n, p.n - n0);
+    band.b = call.b + (p.trans_b ? n0 * p.ldb : n0);
+    band.c = call.c + n0;
+    const LaunchArgs band_args{a.functions, band, a.stream, a.workspace, a.sm_count, a.dependent_launch};
+    if (t.b_split) split_b(t, a.functions.at(t.split_k > 1 ? 2 : 1), band, a);
+    launch_main(t, geometry(c, band.problem), band, a);
+    // sk > 1: the second kernel folds the partial tiles into the caller's C,
+    // over the GPU. Past 16 slices the fold is wide: a block per 32 elements
+    // (fold_wide in sgemm_tf32x3wg.cu).
+    if (t.split_k > 1)
+      launch_reduce_kernel(a.functions.at(1), band_args, "cuLaunchKernel(agemm_tf32x3wg_reduce)",
+                           t.split_k > 16 ? 32 : 256);
+    n0 += band_n;
+  } while (n0 < p.n);
 }
 
 }  // namespace autogemm

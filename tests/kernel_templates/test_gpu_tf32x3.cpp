@@ -9,6 +9,8 @@
 //  - tf32x3wg's split-K: right and bit-for-bit repeatable on few-tile,
 //    long-K problems of every layout, empty K runs and special values in
 //    one run included.
+//  - tf32x3wg with B split by its pre-pass (bs=1): right in both B layouts,
+//    both alignment classes, with split-K, and with an Inf in B.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -85,22 +87,28 @@ TEST_P(GpuTf32x3, PlainTf32IsRejectedAndThreePassesVerify) {
   }
 }
 
-/// C = A B (row-major NN, 64 x 64 x 64) by `k`, on host data, read back.
-std::vector<float> product(const LoadedKernel& k, const std::vector<float>& a, const std::vector<float>& b, int n) {
-  DeviceBuffer da(a.size() * 4), db(b.size() * 4), dc(size_t(n) * n * 4);
+/// C = A B (row-major NN, m x n x kk) by `k`, on host data, read back.
+std::vector<float> product(const LoadedKernel& k, const std::vector<float>& a, const std::vector<float>& b, int64_t m,
+                           int64_t n, int64_t kk) {
+  DeviceBuffer da(a.size() * 4), db(b.size() * 4), dc(size_t(m * n) * 4);
   AUTOGEMM_CU(cuMemcpyHtoD(da.get(), a.data(), a.size() * 4));
   AUTOGEMM_CU(cuMemcpyHtoD(db.get(), b.data(), b.size() * 4));
   CanonicalCall call;
-  call.problem = make_problem(AUTOGEMM_ROW_MAJOR, false, false, n, n, n, true);
+  call.problem = make_problem(AUTOGEMM_ROW_MAJOR, false, false, m, n, kk, true);
   call.a = da.as<float>(), call.b = db.as<float>(), call.c = dc.as<float>();
   call.alpha = 1.f, call.beta = 0.f;
+  EXPECT_TRUE(k.config().can_implement(call.problem)) << k.config().to_string();
   const DeviceBuffer ws = workspace_for(k.config(), call.problem);
   Stream st;
   k.launch(call, st.get(), ws.get());
   st.synchronize();
-  std::vector<float> c(size_t(n) * n);
+  std::vector<float> c(size_t(m * n));
   AUTOGEMM_CU(cuMemcpyDtoH(c.data(), dc.get(), c.size() * 4));
   return c;
+}
+
+LoadedKernel build_for(const KernelConfig& c, const DeviceInfo& dev) {
+  return LoadedKernel::load(c, compile_kernel(c, kernel_arch(c, dev)).cubin, dev);
 }
 
 TEST_P(GpuTf32x3, SpecialValuesComeOutAsInFp32) {
@@ -122,8 +130,9 @@ TEST_P(GpuTf32x3, SpecialValuesComeOutAsInFp32) {
   a[5 * n + 9] = 3.4028234e38f;  // row 5: FLT_MAX times ~1: overflows in FP32 as well
   for (int k = 0; k < n; ++k) a[6 * n + k] = 1e-40f;  // row 6: subnormal inputs
   const KernelConfig tc = some_config(make_problem(AUTOGEMM_ROW_MAJOR, false, false, n, n, n, true));
-  const std::vector<float> got = product(build(tc), a, b, n);
-  const std::vector<float> want = product(build(default_config(make_problem(AUTOGEMM_ROW_MAJOR, false, false, n, n, n, true))), a, b, n);
+  const std::vector<float> got = product(build(tc), a, b, n, n, n);
+  const std::vector<float> want =
+      product(build(default_config(make_problem(AUTOGEMM_ROW_MAJOR, false, false, n, n, n, true))), a, b, n, n, n);
   int subnormal_rows_off = 0;
   for (int i = 0; i < n * n; ++i) {
     const float g = got[size_t(i)], w = want[size_t(i)];
@@ -221,23 +230,61 @@ TEST_F(GpuTf32x3WgSplitK, CorrectRepeatableAndSpecialValuesKept) {
   const int64_t m = 64, n = 64, kk = 4096;
   std::vector<float> a(size_t(m * kk), 0.5f), b(size_t(kk * n), 0.25f);
   a[size_t(3 * kk + 3000)] = std::numeric_limits<float>::infinity();
-  DeviceBuffer da(a.size() * 4), db(b.size() * 4), dc(size_t(m * n) * 4);
-  AUTOGEMM_CU(cuMemcpyHtoD(da.get(), a.data(), a.size() * 4));
-  AUTOGEMM_CU(cuMemcpyHtoD(db.get(), b.data(), b.size() * 4));
-  CanonicalCall call;
-  call.problem = make_problem(AUTOGEMM_ROW_MAJOR, false, false, m, n, kk, true);
-  call.a = da.as<float>(), call.b = db.as<float>(), call.c = dc.as<float>();
-  const DeviceBuffer ws = workspace_for(c, call.problem);
-  const LoadedKernel k = LoadedKernel::load(c, compile_kernel(c, kernel_arch(c, dev_)).cubin, dev_);
-  Stream st;
-  k.launch(call, st.get(), ws.get());
-  st.synchronize();
-  std::vector<float> out(size_t(m * n));
-  AUTOGEMM_CU(cuMemcpyDtoH(out.data(), dc.get(), out.size() * 4));
+  const std::vector<float> out = product(build_for(c, dev_), a, b, m, n, kk);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       const float g = out[size_t(i * n + j)];
       if (i == 3) EXPECT_TRUE(std::isinf(g) && g > 0) << "row 3 col " << j << ": " << g;
+      else EXPECT_EQ(g, 0.125f * float(kk)) << "row " << i << " col " << j;
+    }
+}
+
+// bs=1: B split once by the pre-pass into the workspace (K-major, whatever
+// B's layout and alignment), the producers only copying. Right for both of
+// B's layouts, aligned and not (A staged, B read where it is), with split-K,
+// a K that is no multiple of 32, and an Inf in B (the split's NaN small
+// part: the outputs it reaches are recomputed in FP32 from B itself).
+class GpuTf32x3WgPreSplitB : public testing::GpuTest {};
+
+TEST_F(GpuTf32x3WgPreSplitB, RightInEveryBLayoutAndClass) {
+  if (!Tf32x3WgFamily::instance().arch(dev_)) GTEST_SKIP() << "tf32x3wg does not run on " << dev_.arch();
+  struct Case {
+    int64_t m, n, k;
+    int sk, bn, split;
+  };
+  for (const Case& x : {Case{256, 384, 2048, 1, 128, 4}, Case{128, 256, 4096, 8, 64, 3}, Case{200, 136, 100, 1, 64, 4},
+                        Case{131, 71, 1000, 1, 128, 4}, Case{130, 70, 4096, 5, 64, 3}}) {
+    for (bool tb : {false, true}) {
+      Tf32x3WgParams w;
+      w.bn = x.bn, w.wg = 2, w.a_regs = 1, w.producers = 1, w.raw = 0, w.split = x.split, w.b_split = 1;
+      w.drain = 1, w.split_k = x.sk;
+      const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, false, tb, x.m, x.n, x.k, true);
+      w.pre_pass = p.aligned ? 0 : 1;
+      const KernelConfig c(w, false, tb);
+      ASSERT_TRUE(c.can_implement(p)) << c.to_string();
+      SCOPED_TRACE(c.to_string() + " on " + p.to_string());
+      const LoadedKernel k = LoadedKernel::load(c, compile_kernel(c, kernel_arch(c, dev_)).cubin, dev_);
+      Verifier ver(p, dev_, 1.25f, -0.5f, 9, 4);
+      const DeviceBuffer ws = workspace_for(c, p);
+      Stream st;
+      ver.prepare(st.get());
+      k.launch(ver.call(), st.get(), ws.get());
+      const VerifyResult r = ver.check(st.get(), AccuracyClass::Fp32Accurate);
+      EXPECT_TRUE(r.ok) << r.why << " (rel " << r.rel_error << ")";
+    }
+  }
+  // An Inf in B at (k 700, n 5): column 5 comes out Inf, the rest exact.
+  Tf32x3WgParams w;
+  w.bn = 64, w.wg = 1, w.a_regs = 1, w.raw = 0, w.split = 4, w.drain = 1, w.b_split = 1;
+  const KernelConfig c(w, false, false);
+  const int64_t m = 64, n = 64, kk = 1024;
+  std::vector<float> a(size_t(m * kk), 0.5f), b(size_t(kk * n), 0.25f);
+  b[size_t(700 * n + 5)] = std::numeric_limits<float>::infinity();
+  const std::vector<float> out = product(build_for(c, dev_), a, b, m, n, kk);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const float g = out[size_t(i * n + j)];
+      if (j == 5) EXPECT_TRUE(std::isinf(g) && g > 0) << "row " << i << " col 5: " << g;
       else EXPECT_EQ(g, 0.125f * float(kk)) << "row " << i << " col " << j;
     }
 }

@@ -107,6 +107,64 @@ TEST(Tf32x3Wg, PrePassStagesAfterTheCountersAndThePartials) {
   EXPECT_EQ(s.end, s.b + 257 * 512);
 }
 
+// bs=1: B's two parts (N rows of K padded to 4 each) after everything else
+// in the workspace; an unaligned B is not staged (its split reads it where
+// it is); the split kernel is an entry point; one product. Past half of what
+// dispatch allocates, the parts (and split-K's partial tiles) are a band's
+// of whole tile columns. The space offers it where A is in registers.
+TEST(Tf32x3Wg, PreSplitBPartsFollowTheStagingAndFitTheWorkspace) {
+  Tf32x3WgParams t = params(128, 2, 1, 1, 0, 4, 1);
+  t.b_split = 1;
+  const KernelConfig c(t, false, false);
+  EXPECT_TRUE(c.is_valid(nullptr));
+  EXPECT_EQ(c.to_string(), "tf32x3wg bn=128 wg=2 pw=1 ar=1 raw=0 split=4 dr=1 sw=1 bs=1 ta=0 tb=0");
+  const Problem p = problem(512, 384, 1001, 0, true);
+  Tf32x3WgFamily::Staging s = Tf32x3WgFamily::staging(t, p);
+  EXPECT_EQ(s.b_parts, autogemm::kWorkspaceCounterFloats);
+  EXPECT_EQ(s.end, s.b_parts + 2 * 384 * 1004);
+  EXPECT_EQ(c.workspace_floats(p), s.end);
+  EXPECT_EQ(c.family().entry_points(c), (std::vector<std::string>{"agemm_tf32x3wg", "agemm_tf32x3wg_split_b"}));
+  t.pre_pass = 1, t.split_k = 4;
+  const Problem odd = problem(127, 257, 509, 0, false);
+  s = Tf32x3WgFamily::staging(t, odd);
+  EXPECT_EQ(s.b, s.a + (127 * 512 + 31) / 32 * 32);
+  EXPECT_EQ(s.b_parts, s.b) << "B is not staged: its split reads it in place";
+  EXPECT_EQ(s.end, s.b_parts + 2 * 257 * 512);
+  const KernelConfig all(t, false, false);
+  EXPECT_EQ(all.family().entry_points(all),
+            (std::vector<std::string>{"agemm_tf32x3wg", "agemm_tf32x3wg_reduce", "agemm_tf32x3wg_split_b",
+                                      "agemm_tf32x3wg_stage"}));
+  EXPECT_TRUE(all.can_implement(odd));
+  EXPECT_FALSE(c.can_implement(batched(p, 4, p.a_extent(), p.b_extent()))) << "one product only";
+  const Problem big = problem(8192, 8192, 8192, 0, true);
+  s = Tf32x3WgFamily::staging(params(128, 2, 1, 1, 0, 4, 1), big);
+  EXPECT_EQ(s.chunk_n, 8192) << "no bands without bs=1";
+  s = Tf32x3WgFamily::staging(c.get<Tf32x3WgParams>(), big);
+  EXPECT_EQ(s.chunk_n, 2048) << "2 x 2048 x 8192 floats: half of what dispatch allocates";
+  EXPECT_TRUE(c.can_implement(big));
+  EXPECT_LE(c.workspace_floats(big), KernelConfig::kMaxWorkspaceFloats);
+  Tf32x3WgParams t192 = params(192, 1, 1, 1, 0, 3, 1);
+  t192.b_split = 1;
+  EXPECT_EQ(Tf32x3WgFamily::staging(t192, big).chunk_n, 1920) << "a multiple of bn";
+  t.pre_pass = 0, t.split_k = 2;
+  s = Tf32x3WgFamily::staging(t, problem(256, 16384, 16384, 0, true));
+  EXPECT_EQ(s.chunk_n, 1024);
+  EXPECT_EQ(s.b_parts, (autogemm::kWorkspaceCounterFloats + 2 * 256 * 1024 + 31) / 32 * 32) << "a band's partial tiles";
+  const Tf32x3WgFamily& f = Tf32x3WgFamily::instance();
+  const SearchLimits lim = SearchLimits::of(autogemm::testing::fake_h200());
+  for (int layout = 0; layout < 4; ++layout) {
+    int pre_split = 0;
+    for (const KernelConfig& x : f.search_space(problem(4096, 4096, 4096, layout, true), lim)) {
+      const Tf32x3WgParams& w = x.get<Tf32x3WgParams>();
+      pre_split += w.b_split;
+      if (w.b_split) {
+        EXPECT_TRUE(w.a_regs == 1 && w.raw == 0) << x.to_string();
+      }
+    }
+    EXPECT_EQ(pre_split > 0, (layout & 1) == 0) << "layout " << layout;
+  }
+}
+
 // A batch's operands are 3-D tensor maps stepping by whole products: a
 // stride of 0 (one operand for all) or at least the product's extent.
 TEST(Tf32x3Wg, BatchesWhoseProductsDoNotOverlap) {
@@ -131,6 +189,10 @@ TEST(Tf32x3Wg, RejectsWhatCannotBuild) {
            "tf32x3wg bn=128 wg=2 pw=2 ar=0 raw=4 split=2 dr=1 sw=1 ta=0 tb=0",
            "tf32x3wg bn=128 wg=2 pw=2 ar=0 raw=2 split=2 dr=3 sw=1 ta=0 tb=0",
            "tf32x3wg bn=128 wg=2 pw=2 raw=2 split=2 dr=1 sw=1 ta=0 tb=0",  // ar missing
+           "tf32x3wg bn=128 wg=2 pw=2 ar=0 raw=0 split=2 dr=1 sw=1 bs=1 ta=0 tb=0",  // bs=1 needs ar=1
+           "tf32x3wg bn=128 wg=2 pw=1 ar=1 raw=0 split=3 dr=1 sw=1 ta=0 tb=0",       // no raw ring without bs=1
+           "tf32x3wg bn=128 wg=2 pw=1 ar=1 raw=2 split=3 dr=1 sw=1 bs=1 ta=0 tb=0",  // bs=1 has no raw ring
+           "tf32x3wg bn=128 wg=2 pw=1 ar=1 raw=2 split=4 dr=1 sw=1 ta=0 tb=0",       // 4 split buffers need bs=1
        }) {
     std::string why;
     EXPECT_FALSE(KernelConfig::parse(text, &why).has_value()) << text;
@@ -245,6 +307,12 @@ TEST(Tf32x3WgCompile, HeaviestConfigsOfEveryLayoutBuildCleanly) {
   // Split-K: the partial-tile epilogue and the reduction kernel.
   builds.push_back({KernelConfig(params(128, 2, 1, 1, 3, 3, 1, 1, 8), false, false), {}, {}, {}});
   builds.push_back({KernelConfig(params(64, 1, 2, 0, 3, 3, 1, 1, 128), true, true), {}, {}, {}});
+  // B pre-split (bs=1, both of B's layouts): the copy-only producer and the
+  // split kernel; the deepest ring, the widest tile, and split-K.
+  for (Tf32x3WgParams w : {params(128, 2, 1, 1, 0, 4, 1, 8), params(192, 1, 1, 1, 0, 3, 1), params(64, 2, 1, 1, 0, 3, 1, 1, 8)}) {
+    w.b_split = 1;
+    for (bool tb : {false, true}) builds.push_back({KernelConfig(w, false, tb), {}, {}, {}});
+  }
   // C7515..C7519: ptxas serialized the wgmmas or inserted waits of its own;
   // C7508: it ignored setmaxnreg.
   build_without_spills(builds, "sm_90a", {"C751", "C7508"});

@@ -4,7 +4,9 @@
 // one or two consumer warpgroups (sm_90a, compute capability 9.0 only).
 // Operands arrive by TMA, which needs the aligned class: an unaligned problem
 // runs with the pre-pass (pp=1), which copies each unaligned operand (A, B)
-// into the workspace with aligned rows first; C is written in place. Opt-in: it has no
+// into the workspace with aligned rows first; C is written in place. With
+// bs=1 a pre-pass splits B into its TF32 parts in the workspace once, and
+// the producers only copy. Opt-in: it has no
 // default and is only ever chosen by tuning. Split-K (a workspace of partial
 // tiles and a reduction kernel) for few output tiles; strided batches of the
 // aligned class in grid z.
@@ -23,12 +25,13 @@ struct Tf32x3WgParams {
   int wg = 0;       ///< consumer warpgroups (block tile height 64 * wg)
   int producers = 1;  ///< producer warpgroups (copy and split)
   int a_regs = 0;     ///< 1: consumers split A into registers (k-contiguous A only)
-  int raw = 2;      ///< FP32 slice buffers (2..3)
-  int split = 2;    ///< split TF32 slice buffers (2..3)
+  int raw = 2;      ///< FP32 slice buffers (2..3; 0 with b_split)
+  int split = 2;    ///< split TF32 slice buffers (2..3; 2..4 with b_split)
   int drain = 0;    ///< slices per accumulator drain (0: never)
   int swizzle = 1;  ///< block raster group height
   int split_k = 1;  ///< K slices in separate blocks, folded by a second kernel (1: none)
   int pre_pass = 0; ///< 1: unaligned operands copied to aligned rows in the workspace first
+  int b_split = 0;  ///< 1: B split into TF32 parts by a pre-pass into the workspace (needs a_regs)
 
   bool operator==(const Tf32x3WgParams& o) const;
 };
@@ -45,7 +48,8 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
   int threads(const KernelConfig& c) const override;
   size_t smem_bytes(const KernelConfig& c) const override;
   /// The counter area, then (sk > 1) sk partial tiles of M rows of N rounded
-  /// up to 4, then (pp=1, unaligned) the staged A and B; 0 for neither.
+  /// up to 4, then (pp=1, unaligned) the staged A and B, then (bs=1) B's
+  /// two parts; 0 for none.
   size_t workspace_floats(const KernelConfig& c, const Problem& p) const override;
   size_t workspace_counter_floats(const KernelConfig&) const override { return 0; }
   /// Without split-K: a strided batch runs in grid z (3-D tensor maps).
@@ -76,11 +80,17 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
     return t.bn / 2 * (t.drain > 0 ? 2 : 1) + (t.a_regs ? 32 : 0);  // + a slice's A pieces
   }
   /// Where the pre-pass stages A and B in the workspace (floats from its
-  /// start, each 128-byte aligned, rows padded to 4 floats), and the end of
-  /// what the config uses; nothing is staged for an aligned problem, and C
-  /// never (the kernels write it at any alignment).
+  /// start, each 128-byte aligned, rows padded to 4 floats), where B's split
+  /// parts go (bs=1: big then small, chunk_n rows of K padded to 4 each), and
+  /// the end of what the config uses; nothing is staged for an aligned
+  /// problem, nor B with bs=1 (its split reads any alignment), and C never
+  /// (the kernels write it at any alignment). With bs=1 the columns are
+  /// computed in bands of chunk_n (a multiple of bn; N when the parts of all
+  /// of B fit in half of what dispatch allocates), each split, multiplied
+  /// and (split-K) folded in turn; the partial tiles are a band's.
   struct Staging {
-    size_t a = 0, b = 0, end = 0;
+    size_t a = 0, b = 0, b_parts = 0, end = 0;
+    int64_t chunk_n = 0;
   };
   static Staging staging(const Tf32x3WgParams& t, const Problem& p);
 
