@@ -22,12 +22,16 @@
 //                the block tile is AG_BM = 64 * AG_WG rows by AG_BN
 // AG_PRODUCERS   producer warpgroups, 1 or 2 (copies and splits)
 // AG_A_REGS      1: A is split by the consumers into registers and fed to
-//                wgmma from there (needs k-contiguous A, AG_TRANS_A == 0);
-//                0: both operands are split by the producers
+//                wgmma from there (needs k-contiguous A: AG_TRANS_A == 0,
+//                or AG_A_TRANSPOSED); 0: both operands are split by the
+//                producers
+// AG_A_TRANSPOSED 1 (with AG_TRANS_A): the main loop reads A k-contiguous
+//                from the workspace, where the pre-pass agemm_tf32x3wg_kmajor
+//                transposed it; A itself is read only by fp32_dot
 // AG_RAW         FP32 slices in flight from global memory (2 or 3 buffers;
 //                0 with AG_B_SPLIT)
 // AG_B_SPLIT     1: B arrives split, K-major, from the workspace, where the
-//                pre-pass agemm_tf32x3wg_split_b put its big and small parts
+//                pre-pass agemm_tf32x3wg_kmajor put its big and small parts
 //                (needs AG_A_REGS): the producers only copy; 0: they split B
 // AG_SPLIT       split slices (TF32 big and small parts) ready for the tensor
 //                cores (2 or 3 buffers; up to 4 with AG_B_SPLIT)
@@ -91,6 +95,9 @@
 #ifndef AG_B_SPLIT
 #define AG_B_SPLIT 0
 #endif
+#ifndef AG_A_TRANSPOSED
+#define AG_A_TRANSPOSED 0
+#endif
 
 #define AG_BK 32
 #define AG_BM (64 * AG_WG)
@@ -116,7 +123,8 @@ static_assert(AG_B_SPLIT ? AG_RAW == 0 && AG_SPLIT >= 2 && AG_SPLIT <= 4
               "2..3 raw and split buffers, or no raw and 2..4 split buffers with AG_B_SPLIT");
 static_assert(!AG_B_SPLIT || AG_A_REGS, "a pre-split B needs A in registers");
 static_assert(AG_TF32_PASSES == 1 || AG_TF32_PASSES == 3, "AG_TF32_PASSES must be 1 or 3");
-static_assert(!AG_A_REGS || !AG_TRANS_A, "A in registers needs k-contiguous A");
+static_assert(!AG_A_REGS || !AG_TRANS_A || AG_A_TRANSPOSED, "A in registers needs k-contiguous A");
+static_assert(!AG_A_TRANSPOSED || (AG_TRANS_A && AG_A_REGS), "a transposed A is for A^T, split in registers");
 static_assert(AG_COMPENSATE >= 0 && AG_COMPENSATE <= 2, "AG_COMPENSATE must be 0, 1 or 2");
 // Slice order and carry only change how drained totals are formed.
 #define AG_SLICE_ORDER (AG_COMPENSATE >= 1 && AG_DRAIN > 0 && AG_TF32_PASSES == 3)
@@ -767,34 +775,41 @@ extern "C" __global__ void __launch_bounds__(256)
     if (row0 + 4 * i < rows) dst[(row0 + 4 * i) * ld_out + col] = v[i];
 }
 
-#if AG_B_SPLIT
-// The B pre-pass (bs=1): B's big and small TF32 parts, K-major as the main
-// kernel's copies read them, into the workspace: out[0][n][k] = big(op(B)(k,
-// n)), out[1][n][k] = its small part, rows kp floats apart (16-byte aligned
-// rows, whatever B's alignment). The split is split4's, element by element.
+#if AG_B_SPLIT || AG_A_TRANSPOSED
+// The K-major pre-pass: an operand of `rows` rows (B's n, A's m) by K, read
+// k-contiguous (kcontig: element (r, k) at src[r * ld + k]) or not (at
+// src[k * ld + r]), written K-major into the workspace, rows kp floats apart
+// (16-byte aligned, whatever the source's alignment): parts == 2 (bs=1, B)
+// as its big and small TF32 parts, out[0][r][k] and out[1][r][k], split as
+// split4 splits; parts == 1 (A^T with AG_A_TRANSPOSED) as it is.
 // Technique: 32 x 32 tiles through shared memory (a padded row: no bank
-// conflicts), so that B's reads and the parts' writes are both 128 contiguous
-// bytes a warp, whichever of B's dimensions is contiguous.
+// conflicts), so that the reads and the writes are both 128 contiguous
+// bytes a warp, whichever of the source's dimensions is contiguous.
 extern "C" __global__ void __launch_bounds__(256)
-    agemm_tf32x3wg_split_b(int N, int K, const float* __restrict__ B, i64 ldb, float* __restrict__ out, i64 kp) {
+    agemm_tf32x3wg_kmajor(int rows, int K, const float* __restrict__ src, i64 ld, int kcontig, float* __restrict__ out,
+                          i64 kp, int parts) {
   __shared__ float tile[32][33];
   const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;
-  const i64 n0 = (i64)blockIdx.x * 32, k0 = (i64)blockIdx.y * 32;
-  // tile[j][tx] holds (n0 + j, k0 + tx) for k-contiguous B, else (k0 + j, n0 + tx).
+  const i64 r0 = (i64)blockIdx.x * 32, k0 = (i64)blockIdx.y * 32;
+  // tile[j][tx] holds (r0 + j, k0 + tx) for a k-contiguous source, else (k0 + j, r0 + tx).
 #pragma unroll
   for (int j = ty; j < 32; j += 8) {
-    const i64 n = n0 + (AG_TRANS_B ? j : tx), k = k0 + (AG_TRANS_B ? tx : j);
-    tile[j][tx] = n < N && k < K ? (AG_TRANS_B ? __ldg(B + n * ldb + k) : __ldg(B + k * ldb + n)) : 0.f;
+    const i64 r = r0 + (kcontig ? j : tx), k = k0 + (kcontig ? tx : j);
+    tile[j][tx] = r < rows && k < K ? __ldg(src + (kcontig ? r * ld + k : k * ld + r)) : 0.f;
   }
   __syncthreads();
 #pragma unroll
   for (int j = ty; j < 32; j += 8) {
-    const i64 n = n0 + j, k = k0 + tx;
-    if (n >= N || k >= K) continue;
-    const float v = AG_TRANS_B ? tile[j][tx] : tile[tx][j];
+    const i64 r = r0 + j, k = k0 + tx;
+    if (r >= rows || k >= K) continue;
+    const float v = kcontig ? tile[j][tx] : tile[tx][j];
+    if (parts == 1) {
+      out[r * kp + k] = v;
+      continue;
+    }
     const float big = tf32_round(v);
-    out[n * kp + k] = big;
-    out[((i64)N + n) * kp + k] = tf32_round(v - big);
+    out[r * kp + k] = big;
+    out[((i64)rows + r) * kp + k] = tf32_round(v - big);
   }
 }
 #endif

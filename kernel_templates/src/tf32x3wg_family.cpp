@@ -64,6 +64,8 @@ const ParamTable<Tf32x3WgParams>& Tf32x3WgFamily::table() {
        "1 = pre-pass: unaligned operands copied to aligned rows in the workspace first (the unaligned class)"},
       {"bs", "AG_B_SPLIT", &P::b_split, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
        "1 = B split into its TF32 parts once, by a pre-pass into the workspace; the producers only copy (needs ar=1)"},
+      {"at", "AG_A_TRANSPOSED", &P::a_transposed, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
+       "1 = A^T copied k-contiguous into the workspace by a pre-pass, for A split in registers (ta=1, ar=1)"},
   };
   return t;
 }
@@ -92,7 +94,8 @@ size_t Tf32x3WgFamily::smem_bytes(const KernelConfig& c) const { return smem_byt
 bool Tf32x3WgFamily::constraints_hold(const Tf32x3WgParams& p, const KernelConfig& c, std::string* why) const {
   // One block per SM by design (__launch_bounds__(threads, 1)): 64K registers
   // for the block, at most 255 per thread; beyond that ptxas spills.
-  if (p.a_regs && c.trans_a) return fail(why, "ar=1 needs k-contiguous A (ta=0)");
+  if (p.a_regs && c.trans_a && !p.a_transposed) return fail(why, "ar=1 needs k-contiguous A (ta=0, or ta=1 with at=1)");
+  if (p.a_transposed && !(c.trans_a && p.a_regs)) return fail(why, "at=1 is for ta=1 with ar=1");
   if (p.b_split && !p.a_regs) return fail(why, "bs=1 needs ar=1 (the producers split nothing)");
   if ((p.raw == 0) != (p.b_split == 1)) return fail(why, "raw=0 exactly with bs=1 (a pre-split B needs no raw ring)");
   if (p.split == 4 && !p.b_split) return fail(why, "split=4 only with bs=1 (the raw ring leaves no room)");
@@ -120,7 +123,8 @@ bool Tf32x3WgFamily::can_implement(const KernelConfig& c, const Problem& p) cons
   if (p.batch > 1 && !(steps(p.stride_a, p.a_extent()) && steps(p.stride_b, p.b_extent()))) return false;
   // B's parts: one product, in what dispatch allocates; the split's grid y
   // counts 32-deep K slices.
-  if (t.b_split && (p.batch > 1 || k_slices(p) > 65535 || workspace_floats(c, p) > KernelConfig::kMaxWorkspaceFloats))
+  if ((t.b_split || t.a_transposed) &&
+      (p.batch > 1 || k_slices(p) > 65535 || workspace_floats(c, p) > KernelConfig::kMaxWorkspaceFloats))
     return false;
   // TMA needs 16-byte aligned operands, leading dimensions and strides: an
   // unaligned single product is staged by the pre-pass, whose 2-D copies
@@ -144,11 +148,16 @@ Tf32x3WgFamily::Staging Tf32x3WgFamily::staging(const Tf32x3WgParams& t, const P
   if (t.pre_pass == 1 && !p.aligned) {  // an aligned problem is never staged
     s.a = up(int64_t(std::max(s.end, kWorkspaceCounterFloats)), 32);
     s.b = s.a + up(int64_t((p.trans_a ? p.k : p.m) * up(p.trans_a ? p.m : p.k, 4)), 32);
+    s.b = t.a_transposed ? s.a : s.b;
     s.end = t.b_split ? s.b : s.b + size_t(p.trans_b ? p.n : p.k) * up(p.trans_b ? p.k : p.n, 4);
   }
   if (t.b_split) {
     s.b_parts = up(int64_t(std::max(s.end, kWorkspaceCounterFloats)), 32);
     s.end = s.b_parts + 2 * size_t(s.chunk_n) * up(p.k, 4);
+  }
+  if (t.a_transposed) {
+    s.a_kmajor = up(int64_t(std::max(s.end, kWorkspaceCounterFloats)), 32);
+    s.end = s.a_kmajor + size_t(p.m) * up(p.k, 4);
   }
   return s;
 }
@@ -175,7 +184,7 @@ std::optional<KernelConfig> Tf32x3WgFamily::fitted(const KernelConfig& c, const 
 std::vector<std::string> Tf32x3WgFamily::entry_points(const KernelConfig& c) const {
   std::vector<std::string> out = {"agemm_tf32x3wg"};
   if (params(c).split_k > 1) out.push_back("agemm_tf32x3wg_reduce");
-  if (params(c).b_split == 1) out.push_back("agemm_tf32x3wg_split_b");  // after the reduction, before the stage
+  if (params(c).b_split || params(c).a_transposed) out.push_back("agemm_tf32x3wg_kmajor");  // before the stage
   if (params(c).pre_pass == 1) out.push_back("agemm_tf32x3wg_stage");  // last: launch() takes it from the back
   return out;
 }
@@ -217,12 +226,13 @@ const ParamSpace<Tf32x3WgParams>& tf32x3wg_space() {
   using P = Tf32x3WgParams;
   using Point = SpacePoint<P>;
   using F = Tf32x3WgFamily;
-  enum { BN, WG, AR, BS, RINGS, DR, SK };
+  enum { BN, WG, AT, AR, BS, RINGS, DR, SK };
   // Ring depths (raw, split), deepest first; is_valid keeps those that fit
   // in 227 KiB with the block's tiles. A pre-split B has no raw ring.
   const SpaceAxis<P> rings{{&P::raw, &P::split}, {{3, 3}, {3, 2}, {2, 2}, {0, 4}, {0, 3}}};
   static const ParamSpace<P> space(
-      {axis(&P::bn, {64, 128, 192}), axis(&P::wg, {1, 2}), axis(&P::a_regs, {0, 1}), axis(&P::b_split, {0, 1}), rings,
+      {axis(&P::bn, {64, 128, 192}), axis(&P::wg, {1, 2}), axis(&P::a_transposed, {0, 1}), axis(&P::a_regs, {0, 1}),
+       axis(&P::b_split, {0, 1}), rings,
        axis(&P::drain, {0, 1}),
        axis(&P::split_k, {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128})},
       {{"the pre-pass exactly for the unaligned class", -1,
@@ -231,12 +241,15 @@ const ParamSpace<Tf32x3WgParams>& tf32x3wg_space() {
         [](P& c, const Problem& p) { c.swizzle = (p.m + F::block_m(c) - 1) / F::block_m(c) >= 16 ? 8 : 1; }},
        {"one producer warpgroup with A in registers, else two", AR,
         [](P& c, const Problem&) { c.producers = c.a_regs ? 1 : 2; }}},
-      // One pipeline per layout, the faster measured at 4096^3 (H200,
-      // 2026-12-01): k-contiguous A is split by the consumers into registers
-      // with one producer warpgroup (1.29 ms); transposed A by two producer
-      // warpgroups (1.36 ms; one: 1.90 ms).
-      {{"A in registers exactly when A is k-contiguous", AR,
-        [](const Point& x) { return x.params.a_regs == (x.problem.trans_a ? 0 : 1); }},
+      // k-contiguous A is split by the consumers into registers with one
+      // producer warpgroup (4096^3 1.29 ms on the H200, 2026-12-01);
+      // transposed A by two producer warpgroups (1.36 ms; one: 1.90 ms), or
+      // copied k-contiguous by a pre-pass first (at=1) and then split in
+      // registers.
+      {{"a transposing pre-pass only for A^T", AT,
+        [](const Point& x) { return !x.params.a_transposed || x.problem.trans_a; }},
+       {"A in registers exactly when the main loop reads it k-contiguous", AR,
+        [](const Point& x) { return x.params.a_regs == (x.problem.trans_a ? x.params.a_transposed : 1); }},
        // Technique: the shortest accumulation chains. The tensor cores'
        // accumulation loses bits with the chain's length: on the public suite
        // (wide-exponent inputs, H200, 2026-12-01) dr=4 errs 8.8e-7 at every
@@ -244,7 +257,8 @@ const ParamSpace<Tf32x3WgParams>& tf32x3wg_space() {
        // 128) to 1.9e-6 (K = 11008), 3.9e-7 at 128x11008x4096. Only dr=1 (a
        // drain every 32 k) stays at or below cuBLAS's error wherever K >= 256;
        // dr=0 is the same chain when K fits in one slice.
-       {"B pre-split only with A in registers", BS, [](const Point& x) { return !x.params.b_split || x.params.a_regs; }},
+       {"B pre-split only with A in registers; A transposed only with B pre-split", BS,
+        [](const Point& x) { return (!x.params.b_split || x.params.a_regs) && (!x.params.a_transposed || x.params.b_split); }},
        {"a raw ring exactly where B is not pre-split", RINGS,
         [](const Point& x) { return (x.params.raw == 0) == (x.params.b_split == 1); }},
        {"a drain every slice, none when K is one slice", DR,
@@ -298,7 +312,9 @@ double Tf32x3WgFamily::cost(const KernelConfig& cfg, const Problem& p, const Sea
   if (c.split_k > 1) total += 0.17 * 4.0 * (2.0 * c.split_k + 2.0) * double(p.m) * double(p.n) + 1.7e6;
   // The pre-pass: A and B read and written once, by one more launch.
   if (c.pre_pass == 1 && !p.aligned)
-    total += 0.17 * 4.0 * 2.0 * double(p.m + (c.b_split ? 0 : p.n)) * double(p.k) + 0.8e6;
+    total += 0.17 * 4.0 * 2.0 * double((c.a_transposed ? 0 : p.m) + (c.b_split ? 0 : p.n)) * double(p.k) + 0.8e6;
+  // A's transposing copy: A read and written once, by one more launch.
+  if (c.a_transposed) total += 0.17 * 4.0 * 2.0 * double(p.m) * double(p.k) + 0.8e6;
   // B's split: B read, its two parts written, by one more launch a band.
   if (c.b_split) {
     const double bands = std::ceil(double(p.n) / double(std::max<int64_t>(1, staging(c, p).chunk_n)));

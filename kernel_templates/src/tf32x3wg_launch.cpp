@@ -1,5 +1,6 @@
 // The tf32x3wg family's launch: the pre-passes that stage unaligned operands
-// in the workspace (one copy kernel) and split B there (bs=1), the operands'
+// in the workspace (one copy kernel), split B there (bs=1) and transpose A^T
+// there (at=1), the operands'
 // 3-D tensor maps, the main kernel over the grid (tiles, split-K runs,
 // products) and the split-K fold.
 #include <algorithm>
@@ -78,8 +79,9 @@ CanonicalCall stage(const Tf32x3WgParams& t, CUfunction stage_kernel, const Laun
     ptr = reinterpret_cast<const float*>(slot(where)), ld = up4(cols);
     return s;
   };
-  StagedOperand sa = restage(call.a, p.lda, p.trans_a ? p.k : p.m, p.trans_a ? p.m : p.k, at.a);
-  // A pre-split B is read by its split at any alignment.
+  // A pre-split B and a transposed A are read by their pre-pass at any alignment.
+  StagedOperand sa = t.a_transposed ? StagedOperand{}
+                                    : restage(call.a, p.lda, p.trans_a ? p.k : p.m, p.trans_a ? p.m : p.k, at.a);
   StagedOperand sb = t.b_split ? StagedOperand{}
                                : restage(call.b, p.ldb, p.trans_b ? p.n : p.k, p.trans_b ? p.k : p.n, at.b);
   p.aligned = true;  // for A and B, what the main kernel's tensor maps need
@@ -92,20 +94,20 @@ CanonicalCall stage(const Tf32x3WgParams& t, CUfunction stage_kernel, const Laun
   return call;
 }
 
-/// The big and small parts of `band`'s B (bs=1), K-major, into the
-/// workspace by one launch of `split_kernel`: blocks of 32 n x 32 k. Nothing
-/// when B is never read.
-void split_b(const Tf32x3WgParams& t, CUfunction split_kernel, const CanonicalCall& band, const LaunchArgs& a) {
-  const Problem& p = band.problem;
-  if (band.alpha == 0.f || p.k == 0 || p.n == 0) return;
-  int n = int(p.n), k = int(p.k);
-  const size_t at = Tf32x3WgFamily::staging(t, a.call.problem).b_parts;
-  CUdeviceptr b = device(band.b), out = a.workspace + at * sizeof(float);
-  long long ldb = p.ldb, kp = up4(p.k);
-  void* args[] = {&n, &k, &b, &ldb, &out, &kp};
-  check(driver().cuLaunchKernel(split_kernel, unsigned((p.n + 31) / 32), unsigned((p.k + 31) / 32), 1, 256, 1, 1, 0,
+/// One launch of agemm_tf32x3wg_kmajor (`kernel`, blocks of 32 rows x 32
+/// k): `rows` x K of `src` (k-contiguous or not) K-major into the workspace
+/// at float `at`, as `parts` (2: B's big and small parts; 1: A^T as it is).
+/// Nothing when the operands are never read.
+void kmajor(CUfunction kernel, const CanonicalCall& call, const float* src, int64_t rows, int64_t ld, bool kcontig,
+            size_t at, int parts, const LaunchArgs& a) {
+  if (call.alpha == 0.f || call.problem.k == 0 || rows == 0) return;
+  int r = int(rows), k = int(call.problem.k), kc = kcontig ? 1 : 0;
+  CUdeviceptr s = device(src), out = a.workspace + at * sizeof(float);
+  long long ld_ = ld, kp = up4(call.problem.k);
+  void* args[] = {&r, &k, &s, &ld_, &kc, &out, &kp, &parts};
+  check(driver().cuLaunchKernel(kernel, unsigned((rows + 31) / 32), unsigned((k + 31) / 32), 1, 256, 1, 1, 0,
                                 a.stream, args, nullptr),
-        "cuLaunchKernel(agemm_tf32x3wg_split_b)");
+        "cuLaunchKernel(agemm_tf32x3wg_kmajor)");
 }
 
 /// The main kernel on `call` (aligned class): grid (tiles, split-K runs,
@@ -128,7 +130,13 @@ void launch_main(const Tf32x3WgParams& t, const LaunchGeometry& g, const Canonic
     const float* any = a.workspace ? reinterpret_cast<const float*>(a.workspace) : call.c;
     va = vb = OperandView{any, 1, 4, 4};
   }
-  CUtensorMap map_a = p.trans_a  ? tensor_map(va, kSliceK, bm)
+  // A transposed by its pre-pass: M x K, k contiguous, swizzled for the
+  // consumers' register loads (the kernel's A stays the caller's, for fp32_dot).
+  if (t.a_transposed && call.alpha != 0.f && p.k != 0) {
+    const size_t at = Tf32x3WgFamily::staging(t, a.call.problem).a_kmajor;
+    va = OperandView{reinterpret_cast<const float*>(a.workspace + at * sizeof(float)), p.m, p.k, up4(p.k)};
+  }
+  CUtensorMap map_a = p.trans_a && !t.a_transposed ? tensor_map(va, kSliceK, bm)
                       : t.a_regs ? tensor_map(va, bm, kSliceK, CU_TENSOR_MAP_SWIZZLE_128B)
                                  : tensor_map(va, bm, kSliceK);
   // A pre-split B: its two parts (the map's z), N x K each, k contiguous,
@@ -164,10 +172,13 @@ void Tf32x3WgFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   const Tf32x3WgParams& t = params(c);
   const Problem& p = a.call.problem;
   const CanonicalCall call = t.pre_pass == 1 && !p.aligned ? stage(t, a.functions.back(), a) : a.call;
+  const Staging s = staging(t, p);
+  const CUfunction kmajor_kernel = t.b_split || t.a_transposed ? a.functions.at(t.split_k > 1 ? 2 : 1) : nullptr;
+  if (t.a_transposed) kmajor(kmajor_kernel, a.call, a.call.a, p.m, p.lda, false, s.a_kmajor, 1, a);
   // One band of columns, or (bs=1, B's parts past half the workspace) bands
   // of chunk_n, each a GEMM of its own on the stream: B's split (read where
   // the caller has B), the main kernel, the fold.
-  const int64_t band_n = std::max<int64_t>(1, staging(t, p).chunk_n);
+  const int64_t band_n = std::max<int64_t>(1, s.chunk_n);
   int64_t n0 = 0;
   do {
     CanonicalCall band = call;
@@ -175,7 +186,7 @@ void Tf32x3WgFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
     band.b = call.b + (p.trans_b ? n0 * p.ldb : n0);
     band.c = call.c + n0;
     const LaunchArgs band_args{a.functions, band, a.stream, a.workspace, a.sm_count, a.dependent_launch};
-    if (t.b_split) split_b(t, a.functions.at(t.split_k > 1 ? 2 : 1), band, a);
+    if (t.b_split) kmajor(kmajor_kernel, band, band.b, band.problem.n, p.ldb, p.trans_b, s.b_parts, 2, a);
     launch_main(t, geometry(c, band.problem), band, a);
     // sk > 1: the second kernel folds the partial tiles into the caller's C,
     // over the GPU. Past 16 slices the fold is wide: a block per 32 elements

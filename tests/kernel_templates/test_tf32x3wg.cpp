@@ -123,7 +123,7 @@ TEST(Tf32x3Wg, PreSplitBPartsFollowTheStagingAndFitTheWorkspace) {
   EXPECT_EQ(s.b_parts, autogemm::kWorkspaceCounterFloats);
   EXPECT_EQ(s.end, s.b_parts + 2 * 384 * 1004);
   EXPECT_EQ(c.workspace_floats(p), s.end);
-  EXPECT_EQ(c.family().entry_points(c), (std::vector<std::string>{"agemm_tf32x3wg", "agemm_tf32x3wg_split_b"}));
+  EXPECT_EQ(c.family().entry_points(c), (std::vector<std::string>{"agemm_tf32x3wg", "agemm_tf32x3wg_kmajor"}));
   t.pre_pass = 1, t.split_k = 4;
   const Problem odd = problem(127, 257, 509, 0, false);
   s = Tf32x3WgFamily::staging(t, odd);
@@ -132,7 +132,7 @@ TEST(Tf32x3Wg, PreSplitBPartsFollowTheStagingAndFitTheWorkspace) {
   EXPECT_EQ(s.end, s.b_parts + 2 * 257 * 512);
   const KernelConfig all(t, false, false);
   EXPECT_EQ(all.family().entry_points(all),
-            (std::vector<std::string>{"agemm_tf32x3wg", "agemm_tf32x3wg_reduce", "agemm_tf32x3wg_split_b",
+            (std::vector<std::string>{"agemm_tf32x3wg", "agemm_tf32x3wg_reduce", "agemm_tf32x3wg_kmajor",
                                       "agemm_tf32x3wg_stage"}));
   EXPECT_TRUE(all.can_implement(odd));
   EXPECT_FALSE(c.can_implement(batched(p, 4, p.a_extent(), p.b_extent()))) << "one product only";
@@ -153,16 +153,39 @@ TEST(Tf32x3Wg, PreSplitBPartsFollowTheStagingAndFitTheWorkspace) {
   const Tf32x3WgFamily& f = Tf32x3WgFamily::instance();
   const SearchLimits lim = SearchLimits::of(autogemm::testing::fake_h200());
   for (int layout = 0; layout < 4; ++layout) {
-    int pre_split = 0;
+    int pre_split = 0, transposed = 0;
     for (const KernelConfig& x : f.search_space(problem(4096, 4096, 4096, layout, true), lim)) {
       const Tf32x3WgParams& w = x.get<Tf32x3WgParams>();
-      pre_split += w.b_split;
+      pre_split += w.b_split, transposed += w.a_transposed;
       if (w.b_split) {
         EXPECT_TRUE(w.a_regs == 1 && w.raw == 0) << x.to_string();
       }
     }
-    EXPECT_EQ(pre_split > 0, (layout & 1) == 0) << "layout " << layout;
+    EXPECT_GT(pre_split, 0) << "layout " << layout;
+    EXPECT_EQ(transposed > 0, (layout & 1) == 1) << "layout " << layout;
   }
+}
+
+// at=1: A^T copied k-contiguous (M rows of K padded to 4) after B's parts,
+// never staged by pp=1 (the copy reads it where it is); A then split in
+// registers. Only for A^T, and only with ar=1.
+TEST(Tf32x3Wg, TransposedAFollowsThePartsAndIsOnlyForATransposed) {
+  Tf32x3WgParams t = params(128, 2, 1, 1, 0, 4, 1);
+  t.b_split = 1, t.a_transposed = 1, t.pre_pass = 1;
+  const KernelConfig c(t, true, false);
+  EXPECT_EQ(c.to_string(), "tf32x3wg bn=128 wg=2 pw=1 ar=1 raw=0 split=4 dr=1 sw=1 pp=1 bs=1 at=1 ta=1 tb=0");
+  const Problem odd = problem(127, 257, 509, 1, false);  // A 509 x 127
+  const Tf32x3WgFamily::Staging s = Tf32x3WgFamily::staging(t, odd);
+  EXPECT_EQ(s.b_parts, s.a) << "neither A nor B staged";
+  EXPECT_EQ(s.a_kmajor, s.b_parts + (2 * 257 * 512 + 31) / 32 * 32);
+  EXPECT_EQ(s.end, s.a_kmajor + 127 * 512);
+  EXPECT_TRUE(c.can_implement(odd));
+  EXPECT_EQ(c.family().entry_points(c),
+            (std::vector<std::string>{"agemm_tf32x3wg", "agemm_tf32x3wg_kmajor", "agemm_tf32x3wg_stage"}));
+  EXPECT_FALSE(KernelConfig(t, false, false).is_valid(nullptr)) << "at=1 with k-contiguous A";
+  t.a_regs = 0, t.b_split = 0, t.raw = 2, t.split = 2, t.producers = 2;
+  EXPECT_FALSE(KernelConfig(t, true, false).is_valid(nullptr)) << "at=1 without ar=1";
+  EXPECT_FALSE(KernelConfig(params(128, 2, 1, 1, 3, 3, 1), true, false).is_valid(nullptr)) << "ar=1 on A^T without at=1";
 }
 
 // A batch's operands are 3-D tensor maps stepping by whole products: a
@@ -249,8 +272,8 @@ TEST(Tf32x3Wg, SpaceKeepsAccumulationChainsShort) {
       for (const KernelConfig& c : space) {
         const Tf32x3WgParams& p = c.get<Tf32x3WgParams>();
         EXPECT_EQ(p.drain, k <= 32 ? 0 : 1) << c.to_string();
-        // One pipeline per layout: A in registers exactly when A is k-contiguous.
-        EXPECT_EQ(p.a_regs, c.trans_a ? 0 : 1) << c.to_string();
+        // A in registers exactly when the main loop reads A k-contiguous.
+        EXPECT_EQ(p.a_regs, c.trans_a ? p.a_transposed : 1) << c.to_string();
         EXPECT_LE(Tf32x3WgFamily::tile_registers(p) + 28, Tf32x3WgFamily::consumer_registers(p)) << c.to_string();
       }
     }
@@ -312,6 +335,11 @@ TEST(Tf32x3WgCompile, HeaviestConfigsOfEveryLayoutBuildCleanly) {
   for (Tf32x3WgParams w : {params(128, 2, 1, 1, 0, 4, 1, 8), params(192, 1, 1, 1, 0, 3, 1), params(64, 2, 1, 1, 0, 3, 1, 1, 8)}) {
     w.b_split = 1;
     for (bool tb : {false, true}) builds.push_back({KernelConfig(w, false, tb), {}, {}, {}});
+  }
+  // A^T transposed by its pre-pass (at=1), with and without B pre-split.
+  for (Tf32x3WgParams w : {params(128, 2, 1, 1, 0, 4, 1, 8), params(128, 2, 1, 1, 3, 3, 1, 8)}) {
+    w.a_transposed = 1, w.b_split = w.raw == 0;
+    for (bool tb : {false, true}) builds.push_back({KernelConfig(w, true, tb), {}, {}, {}});
   }
   // C7515..C7519: ptxas serialized the wgmmas or inserted waits of its own;
   // C7508: it ignored setmaxnreg.

@@ -6,7 +6,8 @@
 // runs with the pre-pass (pp=1), which copies each unaligned operand (A, B)
 // into the workspace with aligned rows first; C is written in place. With
 // bs=1 a pre-pass splits B into its TF32 parts in the workspace once, and
-// the producers only copy. Opt-in: it has no
+// the producers only copy; with at=1 the same pre-pass copies A^T
+// k-contiguous there, for the consumers to split in registers. Opt-in: it has no
 // default and is only ever chosen by tuning. Split-K (a workspace of partial
 // tiles and a reduction kernel) for few output tiles; strided batches of the
 // aligned class in grid z.
@@ -32,6 +33,7 @@ struct Tf32x3WgParams {
   int split_k = 1;  ///< K slices in separate blocks, folded by a second kernel (1: none)
   int pre_pass = 0; ///< 1: unaligned operands copied to aligned rows in the workspace first
   int b_split = 0;  ///< 1: B split into TF32 parts by a pre-pass into the workspace (needs a_regs)
+  int a_transposed = 0;  ///< 1: A^T copied k-contiguous into the workspace by a pre-pass (then a_regs)
 
   bool operator==(const Tf32x3WgParams& o) const;
 };
@@ -49,7 +51,7 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
   size_t smem_bytes(const KernelConfig& c) const override;
   /// The counter area, then (sk > 1) sk partial tiles of M rows of N rounded
   /// up to 4, then (pp=1, unaligned) the staged A and B, then (bs=1) B's
-  /// two parts; 0 for none.
+  /// two parts, then (at=1) A k-contiguous; 0 for none.
   size_t workspace_floats(const KernelConfig& c, const Problem& p) const override;
   size_t workspace_counter_floats(const KernelConfig&) const override { return 0; }
   /// Without split-K: a strided batch runs in grid z (3-D tensor maps).
@@ -81,15 +83,16 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
   }
   /// Where the pre-pass stages A and B in the workspace (floats from its
   /// start, each 128-byte aligned, rows padded to 4 floats), where B's split
-  /// parts go (bs=1: big then small, chunk_n rows of K padded to 4 each), and
-  /// the end of what the config uses; nothing is staged for an aligned
-  /// problem, nor B with bs=1 (its split reads any alignment), and C never
-  /// (the kernels write it at any alignment). With bs=1 the columns are
+  /// parts go (bs=1: big then small, chunk_n rows of K padded to 4 each),
+  /// where A goes k-contiguous (at=1: M rows of K padded to 4), and the end
+  /// of what the config uses; nothing is staged for an aligned problem, nor
+  /// B with bs=1 or A with at=1 (their pre-passes read any alignment), and C
+  /// never (the kernels write it at any alignment). With bs=1 the columns are
   /// computed in bands of chunk_n (a multiple of bn; N when the parts of all
   /// of B fit in half of what dispatch allocates), each split, multiplied
   /// and (split-K) folded in turn; the partial tiles are a band's.
   struct Staging {
-    size_t a = 0, b = 0, b_parts = 0, end = 0;
+    size_t a = 0, b = 0, b_parts = 0, a_kmajor = 0, end = 0;
     int64_t chunk_n = 0;
   };
   static Staging staging(const Tf32x3WgParams& t, const Problem& p);
