@@ -1,8 +1,7 @@
 // The tf32x3wg family's launch: the pre-passes that stage unaligned operands
 // in the workspace (one copy kernel), split B there (bs=1) and transpose A^T
-// there (at=1), the operands'
-// 3-D tensor maps, the main kernel over the grid (tiles, split-K runs,
-// products) and the split-K fold.
+// there (at=1), the operands' 3-D tensor maps, the main kernel over the grid
+// (tiles, split-K runs, products) and the split-K fold.
 #include <algorithm>
 #include <cstdint>
 
