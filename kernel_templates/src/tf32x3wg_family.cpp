@@ -147,8 +147,8 @@ Tf32x3WgFamily::Staging Tf32x3WgFamily::staging(const Tf32x3WgParams& t, const P
   s.end = t.split_k > 1 ? kWorkspaceCounterFloats + size_t(t.split_k) * size_t(p.m) * up(s.chunk_n, 4) : 0;
   if (t.pre_pass == 1 && !p.aligned) {  // an aligned problem is never staged
     s.a = up(int64_t(std::max(s.end, kWorkspaceCounterFloats)), 32);
-    s.b = s.a + up(int64_t((p.trans_a ? p.k : p.m) * up(p.trans_a ? p.m : p.k, 4)), 32);
-    s.b = t.a_transposed ? s.a : s.b;
+    // A transposed by its own pre-pass is not staged: B goes where A would.
+    s.b = t.a_transposed ? s.a : s.a + up(int64_t((p.trans_a ? p.k : p.m) * up(p.trans_a ? p.m : p.k, 4)), 32);
     s.end = t.b_split ? s.b : s.b + size_t(p.trans_b ? p.n : p.k) * up(p.trans_b ? p.k : p.n, 4);
   }
   if (t.b_split) {

@@ -112,6 +112,21 @@ LoadedKernel build_for(const KernelConfig& c, const DeviceInfo& dev) {
   return LoadedKernel::load(c, compile_kernel(c, kernel_arch(c, dev)).cubin, dev);
 }
 
+/// Every element of the m x n product of 0.5s and 0.25s over kk is 0.125 kk,
+/// except +Inf throughout row `inf_row` (or, when it is -1, column `inf_col`).
+void expect_inf_line(const std::vector<float>& out, int64_t m, int64_t n, int64_t kk, int64_t inf_row,
+                     int64_t inf_col) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const float g = out[size_t(i * n + j)];
+      if (inf_row >= 0 ? i == inf_row : j == inf_col) {
+        EXPECT_TRUE(std::isinf(g) && g > 0) << "row " << i << " col " << j << ": " << g;
+      } else {
+        EXPECT_EQ(g, 0.125f * float(kk)) << "row " << i << " col " << j;
+      }
+    }
+}
+
 TEST_P(GpuTf32x3, SpecialValuesComeOutAsInFp32) {
   const int n = 64;
   std::vector<float> a(size_t(n) * n), b(size_t(n) * n);
@@ -231,13 +246,7 @@ TEST_F(GpuTf32x3WgSplitK, CorrectRepeatableAndSpecialValuesKept) {
   const int64_t m = 64, n = 64, kk = 4096;
   std::vector<float> a(size_t(m * kk), 0.5f), b(size_t(kk * n), 0.25f);
   a[size_t(3 * kk + 3000)] = std::numeric_limits<float>::infinity();
-  const std::vector<float> out = product(build_for(c, dev_), a, b, m, n, kk);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      const float g = out[size_t(i * n + j)];
-      if (i == 3) EXPECT_TRUE(std::isinf(g) && g > 0) << "row 3 col " << j << ": " << g;
-      else EXPECT_EQ(g, 0.125f * float(kk)) << "row " << i << " col " << j;
-    }
+  expect_inf_line(product(build_for(c, dev_), a, b, m, n, kk), m, n, kk, 3, -1);
 }
 
 // bs=1: B split once by the pre-pass into the workspace (K-major, whatever
@@ -283,13 +292,7 @@ TEST_F(GpuTf32x3WgPreSplitB, RightInEveryLayoutAndClass) {
   const int64_t m = 64, n = 64, kk = 1024;
   std::vector<float> a(size_t(m * kk), 0.5f), b(size_t(kk * n), 0.25f);
   b[size_t(700 * n + 5)] = std::numeric_limits<float>::infinity();
-  const std::vector<float> out = product(build_for(c, dev_), a, b, m, n, kk);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      const float g = out[size_t(i * n + j)];
-      if (j == 5) EXPECT_TRUE(std::isinf(g) && g > 0) << "row " << i << " col 5: " << g;
-      else EXPECT_EQ(g, 0.125f * float(kk)) << "row " << i << " col " << j;
-    }
+  expect_inf_line(product(build_for(c, dev_), a, b, m, n, kk), m, n, kk, -1, 5);
 }
 
 INSTANTIATE_TEST_SUITE_P(Accurate, GpuTf32x3, ::testing::ValuesIn(accurate_families()),
