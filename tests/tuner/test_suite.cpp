@@ -46,11 +46,9 @@ TEST(Suite, NamedSuitesAreTheListedOnes) {
   EXPECT_EQ(ks.back().k, 65536);
 }
 
-// The class sweep covers every value of every class axis at least 24 times,
-// each shape inside the class it was drawn for, and is the same list on
-// every call (and platform: only raw mt19937 output is used).
-TEST(Suite, ClassSweepCoversEveryClass) {
-  const auto s = class_suite();
+// A class sweep covers every value of every class axis at least 24 times,
+// each shape inside the class it was drawn for, no shape twice.
+void expect_covers_every_class(const std::vector<ShapeSpec>& s) {
   ASSERT_GE(s.size(), 80u);
   std::map<std::string, int> count;
   std::set<std::string> texts;
@@ -74,9 +72,36 @@ TEST(Suite, ClassSweepCoversEveryClass) {
   for (const char* c : {"mn<=16", "mn<=64", "mn<=256", "mn>256", "aligned", "unaligned", "NN", "NT", "TN", "TT",
                         "row", "col", "short k", "long k"})
     EXPECT_GE(count[c], 24) << c;
-  const auto again = class_suite();
+}
+
+// The sweep is the same list on every call (and platform: only raw mt19937
+// output is used).
+TEST(Suite, ClassSweepCoversEveryClass) {
+  const auto s = class_suite();
+  expect_covers_every_class(s);
+  const auto again = named_suite("classes:" + std::to_string(kClassSuiteSeed));
   ASSERT_EQ(again.size(), s.size());
   for (size_t i = 0; i < s.size(); ++i) EXPECT_EQ(again[i].to_string(), s[i].to_string());
+}
+
+// Another seed: the same classes on other shapes, so defaults learned on it
+// are judged on shapes they never saw.
+TEST(Suite, ClassSweepOfAnotherSeedIsAnotherDraw) {
+  std::set<std::string> sweep;
+  for (const ShapeSpec& x : class_suite()) sweep.insert(x.to_string());
+  for (uint32_t seed : {1u, 2u, 4294967295u}) {
+    SCOPED_TRACE(seed);
+    const auto s = named_suite("classes:" + std::to_string(seed));
+    expect_covers_every_class(s);
+    int shared = 0;
+    for (const ShapeSpec& x : s) shared += int(sweep.count(x.to_string()));
+    EXPECT_LE(shared, 2);
+  }
+  for (const char* bad : {"classes:", "classes:x", "classes:-1", "classes:4294967296", "classes:1 ", "classes 1"}) {
+    EXPECT_FALSE(is_suite_name(bad)) << bad;
+    EXPECT_THROW(named_suite(bad), std::runtime_error) << bad;
+  }
+  for (const std::string& name : suite_names()) EXPECT_TRUE(is_suite_name(name)) << name;
 }
 
 TEST(ShapesFile, ReadsShapesCommentsAndBlankLines) {

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <random>
 #include <set>
-#include <stdexcept>
 #include <string>
 
 #include "autogemm/tuner.h"
@@ -15,7 +14,6 @@ namespace autogemm {
 namespace {
 
 constexpr int kClassShapes = 96;
-constexpr uint32_t kClassSeed = 20261204;
 
 // Only std::mt19937's raw output is the same on every standard library
 // (its distributions and std::shuffle are not): every draw below is
@@ -58,8 +56,8 @@ int64_t in_class(int64_t v, bool aligned, int64_t lo, int64_t hi) {
 
 }  // namespace
 
-std::vector<ShapeSpec> class_suite() {
-  Draw d(kClassSeed);
+std::vector<ShapeSpec> class_suite(uint32_t seed) {
+  Draw d(seed);
   // Each class axis gets its own balanced order: every value of every axis
   // appears kClassShapes / (its values) times (at least 24).
   const auto size = d.permutation(), align = d.permutation(), trans = d.permutation(), major = d.permutation(),
@@ -70,19 +68,24 @@ std::vector<ShapeSpec> class_suite() {
     const int sc = size[size_t(i)] % 4, t = trans[size_t(i)] % 4;
     const bool aligned = align[size_t(i)] % 2 == 0, col = major[size_t(i)] % 2 == 1, long_k = depth[size_t(i)] % 2;
     const int64_t k_lo = long_k ? 1025 : 16, k_hi = long_k ? 16384 : 1024;
-    const int64_t small = in_class(d.log_uniform(kSmallLo[sc], kSmallHi[sc]), aligned, kSmallLo[sc], kSmallHi[sc]);
-    const int64_t k = in_class(d.log_uniform(k_lo, k_hi), aligned, k_lo, k_hi);
-    // The other side: past 256 (so the small one is the smaller, or both are
-    // large), at most 8192 and 2^35 multiply-adds in all (at least 512).
-    const int64_t other_hi = std::min<int64_t>(8192, (int64_t(1) << 35) / (small * k));
-    const int64_t other = in_class(d.log_uniform(257, other_hi), aligned, 257, other_hi);
-    const bool small_is_m = d.uniform(0, 1) == 0;
-    ShapeSpec s;
-    s.layout = col ? AUTOGEMM_COL_MAJOR : AUTOGEMM_ROW_MAJOR;
-    s.m = small_is_m ? small : other, s.n = small_is_m ? other : small, s.k = k;
-    s.trans_a = t & 1, s.trans_b = (t & 2) != 0;
-    if (!seen.insert(s.to_string()).second) throw std::logic_error("class suite: a shape drawn twice");
-    out.push_back(s);
+    // A shape drawn before is drawn again, in the same classes (the
+    // default seed's list never needed it).
+    for (;;) {
+      const int64_t small = in_class(d.log_uniform(kSmallLo[sc], kSmallHi[sc]), aligned, kSmallLo[sc], kSmallHi[sc]);
+      const int64_t k = in_class(d.log_uniform(k_lo, k_hi), aligned, k_lo, k_hi);
+      // The other side: past 256 (so the small one is the smaller, or both
+      // are large), at most 8192 and 2^35 multiply-adds in all (at least 512).
+      const int64_t other_hi = std::min<int64_t>(8192, (int64_t(1) << 35) / (small * k));
+      const int64_t other = in_class(d.log_uniform(257, other_hi), aligned, 257, other_hi);
+      const bool small_is_m = d.uniform(0, 1) == 0;
+      ShapeSpec s;
+      s.layout = col ? AUTOGEMM_COL_MAJOR : AUTOGEMM_ROW_MAJOR;
+      s.m = small_is_m ? small : other, s.n = small_is_m ? other : small, s.k = k;
+      s.trans_a = t & 1, s.trans_b = (t & 2) != 0;
+      if (!seen.insert(s.to_string()).second) continue;
+      out.push_back(s);
+      break;
+    }
   }
   return out;
 }

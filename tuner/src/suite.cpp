@@ -1,4 +1,6 @@
+#include <cstdint>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 
 #include "autogemm/tuner.h"
@@ -78,13 +80,36 @@ const std::vector<std::string>& suite_names() {
   return names;
 }
 
+namespace {
+
+// SEED of "classes:SEED": decimal digits, below 2^32.
+std::optional<uint32_t> class_seed(const std::string& name) {
+  const std::string prefix = "classes:";
+  if (name.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+  const std::string digits = name.substr(prefix.size());
+  if (digits.empty() || digits.size() > 10 || digits.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const uint64_t v = std::stoull(digits);
+  if (v > 0xffffffffull) return std::nullopt;
+  return uint32_t(v);
+}
+
+}  // namespace
+
+bool is_suite_name(const std::string& name) {
+  for (const std::string& n : suite_names())
+    if (n == name) return true;
+  return class_seed(name).has_value();
+}
+
 std::vector<ShapeSpec> named_suite(const std::string& name) {
+  if (const std::optional<uint32_t> seed = class_seed(name)) return class_suite(*seed);
   if (name == "public") return default_suite();
   if (name == "batched") return batched_suite();
   if (name == "large") return large_suite();
   if (name == "ksweep") return ksweep_suite();
   if (name == "classes") return class_suite();
-  throw std::runtime_error("unknown suite '" + name + "' (public, batched, large, ksweep or classes)");
+  throw std::runtime_error("unknown suite '" + name + "' (public, batched, large, ksweep, classes or classes:SEED)");
 }
 
 std::vector<ShapeSpec> read_shapes_file(const std::string& path) {

@@ -69,10 +69,13 @@ void prepare_workspace(Session& s, const KernelConfig& cfg, CUstream stream) {
 /// first: a candidate far slower than the best so far is recorded from that
 /// run alone. Far is 3x, or 1.5x from 1 ms on, where one run is within a
 /// few percent of the median. The verifying launch warmed the kernel and
-/// copy 0.
-Timing time_candidate(Session& s, const LoadedKernel& k, double best_ms, std::string* detail) {
+/// copy 0, and took `verify_ms`: from 10 ms on it is that first run (at
+/// most microseconds of operand traffic differ between a warm and a cold
+/// L2, and one launch per candidate is a tenth of a second at 16384^3).
+Timing time_candidate(Session& s, const LoadedKernel& k, double best_ms, double verify_ms, std::string* detail) {
+  constexpr double kLongMs = 10.0;
   auto launch = [&](CUstream st, int i) { k.launch(s.copies->call(i), st, s.workspace.get()); };
-  const double first = s.bench->once_rotating(launch, s.copies->count(), false);
+  const double first = verify_ms >= kLongMs ? verify_ms : s.bench->once_rotating(launch, s.copies->count(), false);
   if (first > (first >= 1.0 ? 1.5 : 3.0) * best_ms) {
     *detail = "timed once: far slower than the best";
     Timing t;
@@ -82,13 +85,14 @@ Timing time_candidate(Session& s, const LoadedKernel& k, double best_ms, std::st
   }
   // The runs above warmed caches and clocks and sized the batches. A sample
   // is a batch of about 1 ms (or one launch), so ten give a stable median;
-  // long kernels (>= 10 ms, a 1% spread there is >= 100 us) need fewer.
+  // long kernels need fewer (>= 10 ms: a 1% spread there is >= 100 us, and
+  // from 30 ms on two runs; the tuner times its finalists again anyway).
   TimingOptions o;
   o.warmup = 0;
   o.expected_ms = first;
   o.max_runs = 10;
   o.target_ms = 20;
-  if (first >= 10.0) o.min_runs = 3;
+  if (first >= kLongMs) o.min_runs = first >= 3 * kLongMs ? 2 : 3;
   return s.bench->time_rotating(launch, s.copies->count(), o);
 }
 
@@ -100,14 +104,17 @@ void verify_and_time(Session& s, const KernelConfig& cfg, const wire::CandidateM
   r.local_bytes = k.resources().local_bytes;
   prepare_workspace(s, cfg, stream);
   s.ver->prepare(stream);
+  const Event start, end;
+  start.record(stream);
   k.launch(s.ver->call(), stream, s.workspace.get());
-  const VerifyResult vr = s.ver->check(stream, cfg.family().accuracy());
+  end.record(stream);
+  const VerifyResult vr = s.ver->check(stream, cfg.family().accuracy());  // synchronizes
   if (!vr.ok) {
     r.status = TrialStatus::WrongResult;
     r.detail = vr.why;
     return;
   }
-  const Timing t = time_candidate(s, k, msg.best_ms, &r.detail);
+  const Timing t = time_candidate(s, k, msg.best_ms, end.elapsed_since(start), &r.detail);
   r.status = TrialStatus::Ok;
   r.median_ms = t.median_ms;
   r.spread_ms = t.iqr_ms;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -168,13 +169,20 @@ std::vector<ShapeSpec> ksweep_suite();
 /// 65-256 or above; aligned (every dimension a multiple of 4) or unaligned
 /// (every dimension odd); NN, NT, TN, TT; row- or column-major; K up to 1024
 /// or above. The same list on every platform (integer draws on mt19937).
-std::vector<ShapeSpec> class_suite();
+/// Another seed draws another list of the same classes (suite
+/// "classes:SEED"): shapes to learn defaults on that the sweep never sees.
+constexpr uint32_t kClassSuiteSeed = 20261204;
+std::vector<ShapeSpec> class_suite(uint32_t seed = kClassSuiteSeed);
 
 /// The names named_suite() knows, in the order the tools list them.
 const std::vector<std::string>& suite_names();
 
-/// A suite by name (one of suite_names()); throws std::runtime_error otherwise.
+/// A suite by name (one of suite_names(), or classes:SEED with SEED a
+/// decimal below 2^32); throws std::runtime_error otherwise.
 std::vector<ShapeSpec> named_suite(const std::string& name);
+
+/// Whether named_suite() knows `name` (for the tools' option checks).
+bool is_suite_name(const std::string& name);
 
 /// Reads a shapes file: one shape per line as parse_shape() accepts; blank
 /// lines and '#' comments ignored. Throws std::runtime_error naming the line.
