@@ -23,7 +23,7 @@ USAGE = ("usage: python3 scripts/builtin_table.py --gpu NAME --sms N --driver VE
          "[-o kernel_templates/builtin_winners/ARCH.tsv] TUNE.json ... [--small-gemv TUNE.json ...]  "
          "(the built-in winner table from gemm_tune --json files: the fastest per shape, with its provenance)")
 
-SHAPE = re.compile(r"(\d+)x(\d+)x(\d+)[: ]([NT])([NT])(?:@(\d+))?")
+SHAPE = re.compile(r"(col:)?(\d+)x(\d+)x(\d+)[: ]([NT])([NT])(?:@(\d+))?")
 COLUMNS = "m\tn\tk\ttrans_a\ttrans_b\taligned\tbatch\tmedian_ms\tconfig"
 
 
@@ -31,8 +31,12 @@ def row(entry):
     m = SHAPE.match(entry["shape"])
     if not m:
         raise SystemExit("unparsed shape " + entry["shape"])
-    M, N, K = (int(x) for x in m.groups()[:3])
-    ta, tb, batch = m.group(4) == "T", m.group(5) == "T", int(m.group(6) or 1)
+    M, N, K = (int(x) for x in m.groups()[1:4])
+    ta, tb, batch = m.group(5) == "T", m.group(6) == "T", int(m.group(7) or 1)
+    # Column-major C = op(A) op(B) is the row-major C^T = op(B)^T op(A)^T:
+    # M and N trade places, and so do the operands with their transposes.
+    if m.group(1):
+        M, N, ta, tb = N, M, tb, ta
     # The key holds the batch bucket (batch_bucket): the count up to 8, then
     # the power of two at or above it.
     while batch > 8 and batch & (batch - 1):
