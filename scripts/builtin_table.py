@@ -41,8 +41,10 @@ def row(entry):
     # the power of two at or above it.
     while batch > 8 and batch & (batch - 1):
         batch += batch & -batch
-    # Aligned class: every leading dimension a multiple of 4 floats.
-    aligned = (M if ta else K) % 4 == 0 and (K if tb else N) % 4 == 0 and N % 4 == 0
+    # Aligned class: every leading dimension a multiple of 4 floats, unless
+    # the shape was tuned as unaligned (gemm_tune --unaligned labels it).
+    aligned = ((M if ta else K) % 4 == 0 and (K if tb else N) % 4 == 0 and N % 4 == 0
+               and not entry["shape"].endswith(" unaligned"))
     if "vec=4" in entry["config"] and not aligned:
         raise SystemExit("vec=4 winner for the unaligned shape " + entry["shape"])
     return (int(batch), M, N, K, int(ta), int(tb), int(aligned)), entry["median_ms"], entry["config"]

@@ -360,11 +360,9 @@ int main(int argc, char** argv) {
   app.add_option("--shapes-file", opt.shapes_file, "file with one shape per line");
   app.add_option("--suite", opt.suite,
                  "a built-in suite: public (the default without --shape/--shapes-file), batched (strided "
-                 "batches MxNxK@COUNT, against cublasSgemmStridedBatched), large, ksweep, classes or classes:SEED (as "
+                 "batches MxNxK@COUNT, against cublasSgemmStridedBatched), large, ksweep, classes[:SEED] (as "
                  "gemm_tune)")
-      ->check(CLI::Validator(
-          [](std::string& v) { return autogemm::is_suite_name(v) ? std::string() : "unknown suite '" + v + "'"; },
-          "SUITE"));
+      ->check(CLI::Validator([](std::string& v) { return autogemm::suite_name_error(v); }, "SUITE"));
   app.add_option("--exponent-spread", opt.spread,
                  "inputs also scaled by 2^e, e uniform in [-E, E] (0, the default: values in +-[0.25, 1)); errors "
                  "are then measured on a wide exponent range")

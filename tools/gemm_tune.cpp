@@ -62,11 +62,9 @@ void add_options(CLI::App& app, Args& a) {
   auto* suite = app.add_option("--suite", a.suite,
                                "a built-in suite: public (the default without --shape/--shapes-file), batched "
                                "(strided batches, MxNxK@COUNT), large (4096^3..16384^3, NN/NT/TN), ksweep "
-                               "(1024x1024xK, K 256..65536), classes (96 seeded shapes over every class) or classes:SEED (another "
-                               "draw of the same classes)")
-                    ->check(CLI::Validator(
-          [](std::string& v) { return autogemm::is_suite_name(v) ? std::string() : "unknown suite '" + v + "'"; },
-          "SUITE"));
+                               "(1024x1024xK, K 256..65536), classes (96 seeded shapes over every class) or "
+                               "classes:SEED (another draw of the same classes)")
+                    ->check(CLI::Validator([](std::string& v) { return autogemm::suite_name_error(v); }, "SUITE"));
   app.add_flag("--unaligned", a.unaligned,
                "tune the shapes' unaligned class: the kernels a call gets when a pointer, leading dimension or "
                "batch stride is not a multiple of 4 floats (default: the aligned class)");

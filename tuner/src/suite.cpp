@@ -96,10 +96,11 @@ std::optional<uint32_t> class_seed(const std::string& name) {
 
 }  // namespace
 
-bool is_suite_name(const std::string& name) {
+std::string suite_name_error(const std::string& name) {
   for (const std::string& n : suite_names())
-    if (n == name) return true;
-  return class_seed(name).has_value();
+    if (n == name) return "";
+  if (class_seed(name)) return "";
+  return "unknown suite '" + name + "' (public, batched, large, ksweep, classes or classes:SEED)";
 }
 
 std::vector<ShapeSpec> named_suite(const std::string& name) {
@@ -109,7 +110,7 @@ std::vector<ShapeSpec> named_suite(const std::string& name) {
   if (name == "large") return large_suite();
   if (name == "ksweep") return ksweep_suite();
   if (name == "classes") return class_suite();
-  throw std::runtime_error("unknown suite '" + name + "' (public, batched, large, ksweep, classes or classes:SEED)");
+  throw std::runtime_error(suite_name_error(name));
 }
 
 std::vector<ShapeSpec> read_shapes_file(const std::string& path) {

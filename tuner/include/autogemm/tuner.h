@@ -171,8 +171,12 @@ std::vector<ShapeSpec> ksweep_suite();
 /// or above. The same list on every platform (integer draws on mt19937).
 /// Another seed draws another list of the same classes (suite
 /// "classes:SEED"): shapes to learn defaults on that the sweep never sees.
+std::vector<ShapeSpec> class_suite(uint32_t seed);
+
+/// The seed of the class sweep itself (suite "classes"), the list every
+/// recorded sweep result was measured on.
 constexpr uint32_t kClassSuiteSeed = 20261204;
-std::vector<ShapeSpec> class_suite(uint32_t seed = kClassSuiteSeed);
+inline std::vector<ShapeSpec> class_suite() { return class_suite(kClassSuiteSeed); }
 
 /// The names named_suite() knows, in the order the tools list them.
 const std::vector<std::string>& suite_names();
@@ -181,8 +185,9 @@ const std::vector<std::string>& suite_names();
 /// decimal below 2^32); throws std::runtime_error otherwise.
 std::vector<ShapeSpec> named_suite(const std::string& name);
 
-/// Whether named_suite() knows `name` (for the tools' option checks).
-bool is_suite_name(const std::string& name);
+/// Empty where named_suite() knows `name`, else the error it throws (the
+/// tools' option checks say the same).
+std::string suite_name_error(const std::string& name);
 
 /// Reads a shapes file: one shape per line as parse_shape() accepts; blank
 /// lines and '#' comments ignored. Throws std::runtime_error naming the line.
