@@ -213,6 +213,10 @@ std::vector<KernelConfig> GemvFamily::search_space(const Problem& p, const Searc
   return gemv_space().enumerate(p, lim);
 }
 
+bool GemvFamily::in_space(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const {
+  return gemv_space().admits(c, p, lim);
+}
+
 double GemvFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {
   const GemvParams& g = params(cfg);
   const double len = double(outputs(g, p)), rs = double(short_dim(g, p)), sms = double(lim.sm_count);

@@ -192,6 +192,10 @@ std::vector<KernelConfig> Tf32x3Family::search_space(const Problem& p, const Sea
   return tf32x3_space().enumerate(p, lim);
 }
 
+bool Tf32x3Family::in_space(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const {
+  return tf32x3_space().admits(c, p, lim);
+}
+
 double Tf32x3Family::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {
   const Tf32x3Params& c = params(cfg);
   const double blocks = double(tiles_of(c, p));

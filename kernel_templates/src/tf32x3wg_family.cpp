@@ -280,6 +280,10 @@ std::vector<KernelConfig> Tf32x3WgFamily::search_space(const Problem& p, const S
   return tf32x3wg_space().enumerate(p, lim);
 }
 
+bool Tf32x3WgFamily::in_space(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const {
+  return tf32x3wg_space().admits(c, p, lim);
+}
+
 double Tf32x3WgFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {
   // A time estimate in units of one block's MAC at the tensor cores' rate
   // (about 2.4 ps on the H200's 3xTF32, from 4096^3 at 1.29 ms).

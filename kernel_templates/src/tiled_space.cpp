@@ -127,6 +127,10 @@ std::vector<KernelConfig> TiledFamily::search_space(const Problem& p, const Sear
   return tiled_space().enumerate(p, lim);
 }
 
+bool TiledFamily::in_space(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const {
+  return tiled_space().admits(c, p, lim);
+}
+
 double TiledFamily::cost(const KernelConfig& cfg, const Problem& p, const SearchLimits& lim) const {
   const TiledParams& c = cfg.get<TiledParams>();
   const double tiles_m = std::ceil(double(p.m) / c.bm), tiles_n = std::ceil(double(p.n) / c.bn);

@@ -115,6 +115,10 @@ std::vector<KernelConfig> WarpTiledFamily::search_space(const Problem& p, const 
   return warptiled_space().enumerate(p, lim);
 }
 
+bool WarpTiledFamily::in_space(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const {
+  return warptiled_space().admits(c, p, lim);
+}
+
 namespace {
 
 // The main kernel's cost model (FMA slots of one SM) on problem p.

@@ -111,8 +111,9 @@ constexpr size_t kBuiltinNeighbours = 8;
 /// of exactly p's shape, if any (it is not offered).
 /// `builtin` (rows shipped for the architecture, not this device's): rows of
 /// other layouts or alignment class compete with their config made to fit
-/// (KernelFamily::fitted), one log(2) farther per change; batched rows serve batched
-/// problems only and plain rows plain ones; and only the kBuiltinNeighbours
+/// (KernelFamily::fitted), one log(2) farther per change, where the fitted
+/// config is one the family's space could offer p (KernelFamily::in_space);
+/// batched rows serve batched problems only and plain rows plain ones; and only the kBuiltinNeighbours
 /// nearest compete, each through its own ratio, so that a regime the table
 /// has no row of borrows nothing from another's model error.
 const TunedEntry* offer(Choice& choice, const std::vector<TunedEntry>& rows, PlanSource source, const Problem& p,
@@ -145,8 +146,11 @@ const TunedEntry* offer(Choice& choice, const std::vector<TunedEntry>& rows, Pla
       continue;
     }
     // Borrowed configs must still suit the problem (e.g. split-K slices
-    // left with real work); the family's space says what suits it.
-    if (!c->family().worth_borrowing(*c, p)) continue;
+    // left with real work). A built-in row's config must also be one the
+    // family's space could offer p: its model was only ever fitted to such
+    // configs (H100: a gemv ring fitted to scalar loads, which the space
+    // never offers, ran col:15x1197x15199:TT at 0.30 of cuBLAS).
+    if (!c->family().worth_borrowing(*c, p) || (builtin && !c->family().in_space(*c, p, lim))) continue;
     if (w.median_ms > fastest.at(shape_of(w.shape))) continue;
     const double changes = (w.shape.trans_a != p.trans_a) + (w.shape.trans_b != p.trans_b) +
                            (w.shape.aligned != p.aligned);

@@ -192,6 +192,16 @@ TEST_P(Families, SpaceConfigsAreValidImplementTheirProblemAndRespectTheLimits) {
   }
 }
 
+TEST_P(Families, EveryConfigOfTheSpaceIsInIt) {
+  // What dispatch asks of a borrowed config (in_space) holds for every
+  // candidate the space offers.
+  for (size_t i = 0; i < space_problems().size(); ++i) {
+    const Problem& p = space_problems()[i];
+    SCOPED_TRACE(p.to_string());
+    for (const KernelConfig& c : space(i)) ASSERT_TRUE(family().in_space(c, p, SearchLimits{})) << c.to_string();
+  }
+}
+
 // ---- the default --------------------------------------------------------------
 
 TEST_P(Families, DefaultImplementsEveryProblemOfItsClass) {

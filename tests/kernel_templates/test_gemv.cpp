@@ -86,6 +86,26 @@ TEST(Gemv, TheSpaceOffersRingsToFourRowsOrMoreOnTheSixteenBytePath) {
   EXPECT_EQ(rings(16, false), 0);
 }
 
+TEST(Gemv, ARingFittedToScalarLoadsIsOutsideTheSpace) {
+  // Dispatch borrows a row of an aligned shape for an unaligned one with
+  // its loads made scalar (fitted); a ring there is not what the space
+  // offers, so it is not borrowed (KernelFamily::in_space).
+  const Problem aligned = autogemm::make_problem(AUTOGEMM_ROW_MAJOR, false, false, 16, 4096, 4096, true);
+  const Problem unaligned = autogemm::make_problem(AUTOGEMM_ROW_MAJOR, false, false, 15, 4095, 4095, false);
+  const GemvFamily& gemv = GemvFamily::instance();
+  int rings = 0;
+  for (const KernelConfig& c : gemv.search_space(aligned, SearchLimits{})) {
+    if (c.get<GemvParams>().stages == 0) continue;
+    ++rings;
+    ASSERT_TRUE(gemv.in_space(c, aligned, SearchLimits{})) << c.to_string();
+    const std::optional<KernelConfig> fitted = gemv.fitted(c, unaligned);
+    ASSERT_TRUE(fitted.has_value()) << c.to_string();
+    EXPECT_EQ(fitted->get<GemvParams>().vec, 1);
+    EXPECT_FALSE(gemv.in_space(*fitted, unaligned, SearchLimits{})) << fitted->to_string();
+  }
+  EXPECT_GT(rings, 0);
+}
+
 // The measured ring winners (16 and 8 rows) in every layout of the axpy
 // kernel, on the 16-byte path the space offers rings to: no spills (the
 // tuner rejects a spilling candidate, so a spill here would take the rings

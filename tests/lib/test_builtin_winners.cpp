@@ -17,6 +17,7 @@
 #include "autogemm/dispatch_policy.h"
 #include "autogemm/gemv_family.h"
 #include "autogemm/problem.h"
+#include "autogemm/shape_spec.h"
 
 namespace autogemm {
 namespace {
@@ -194,6 +195,21 @@ TEST(BuiltinDispatch, AGemvRowBorrowedForFewerRowsSumsOnlyThose) {
   }
 }
 
+// A row's config made to fit another problem is borrowed only where its
+// family's space could have offered it there (KernelFamily::in_space): the
+// H100 ran a 16-row gemv ring, fitted to scalar loads for this column-major
+// TT product, at 0.30 of cuBLAS; the space keeps rings to 16-byte loads.
+TEST(BuiltinDispatch, ABorrowedConfigIsOneItsFamilysSpaceCouldOffer) {
+  const Problem p = make_problem(AUTOGEMM_COL_MAJOR, true, true, 15, 1197, 15199, false);
+  ASSERT_FALSE(p.aligned);
+  const PlanChoice c = choose_config(p, {}, MathMode::Strict, SearchLimits{}, sm90());
+  SCOPED_TRACE(c.config.to_string());
+  EXPECT_TRUE(c.config.family().in_space(c.config, p, SearchLimits{}));
+  if (c.config.is<GemvParams>()) {
+    EXPECT_EQ(c.config.get<GemvParams>().stages, 0);
+  }
+}
+
 TEST(BuiltinDispatch, EveryProblemGetsAConfigThatImplementsIt) {
   std::mt19937_64 rng(2026);
   auto dim = [&] {
@@ -211,6 +227,10 @@ TEST(BuiltinDispatch, EveryProblemGetsAConfigThatImplementsIt) {
     ASSERT_TRUE(c.config.can_implement(p)) << p.to_string() << ": " << c.config.to_string();
     ASSERT_LE(c.config.workspace_floats(p), kMaxWorkspaceFloats) << p.to_string();
     ASSERT_EQ(c.source, PlanSource::Default);
+    // A row of another shape, not the family's own default, is one the
+    // family's space could have offered p.
+    if (!(c.config.family().default_config(p) == c.config))
+      ASSERT_TRUE(c.config.family().in_space(c.config, p, SearchLimits{})) << p.to_string() << ": " << c.config.to_string();
   }
 }
 

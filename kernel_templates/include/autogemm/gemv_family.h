@@ -52,6 +52,7 @@ class GemvFamily final : public TabledFamily<GemvFamily, GemvParams> {
   std::vector<std::string> entry_points(const KernelConfig& c) const override;
   void launch(const KernelConfig& c, const LaunchArgs& a) const override;
   std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
+  bool in_space(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
   double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
   /// Also its rows to the next power of two of p's short side: a row of
   /// 8-row sums borrowed for 4 rows would do twice the arithmetic.

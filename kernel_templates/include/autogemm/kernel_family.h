@@ -191,6 +191,13 @@ class KernelFamily {
   /// Whether dispatch may run `c`, tuned for another shape, on `p` before p
   /// is tuned (it can implement p; this asks whether it is sensible there).
   virtual bool worth_borrowing(const KernelConfig& c, const Problem& p) const = 0;
+  /// Whether `c` meets every constraint of this family's search space for
+  /// `p` under `lim` (ParamSpace::admits): dispatch borrows only configs the
+  /// space could have offered p. True for a family without a space.
+  virtual bool in_space(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const {
+    (void)c, (void)p, (void)lim;
+    return true;
+  }
   /// `c`, tuned for another shape (of other layouts or class, maybe), made
   /// to fit `p` for dispatch before p is tuned: p's transposes and, where p
   /// is unaligned, scalar global access (vec=1); nullopt where it still

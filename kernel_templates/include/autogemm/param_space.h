@@ -109,6 +109,19 @@ class ParamSpace {
     return out;
   }
 
+  /// Whether `c` (of this space's family) meets every constraint of the
+  /// space for `p` under `lim`, its fields as given: a config tuned for
+  /// another shape, or fitted to p, that the space would never offer p
+  /// (a ring of scalar loads, split-K past where the outputs fill the SMs)
+  /// was never measured where it would run. Axis values outside the axes'
+  /// choices are allowed (history and older spaces chose them).
+  bool admits(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const {
+    const P& params = c.get<P>();
+    for (const SpaceConstraint<P>& k : constraints_)
+      if (!k.holds(SpacePoint<P>{params, p, lim, k.after == kWholeConfig ? &c : nullptr})) return false;
+    return true;
+  }
+
  private:
   void bind(size_t level, P& params, const Problem& p, const SearchLimits& lim,
             std::vector<KernelConfig>& out) const {

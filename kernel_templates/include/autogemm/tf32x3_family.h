@@ -40,6 +40,7 @@ class Tf32x3Family final : public TabledFamily<Tf32x3Family, Tf32x3Params> {
   std::vector<std::string> entry_points(const KernelConfig&) const override { return {"agemm_tf32x3"}; }
   void launch(const KernelConfig& c, const LaunchArgs& a) const override;
   std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
+  bool in_space(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
   double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
   /// The device's own target from compute capability 8.0 (mma.sync .tf32).
   std::optional<std::string> arch(const DeviceInfo& dev) const override;

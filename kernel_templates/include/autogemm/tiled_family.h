@@ -38,6 +38,7 @@ class TiledFamily final : public TabledFamily<TiledFamily, TiledParams> {
   std::vector<std::string> entry_points(const KernelConfig& c) const override;
   void launch(const KernelConfig& c, const LaunchArgs& a) const override;
   std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
+  bool in_space(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
   double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
   std::vector<KernelConfig> history_variants(const KernelConfig& winner) const override;
   bool worth_borrowing(const KernelConfig& c, const Problem& p) const override;

@@ -50,6 +50,7 @@ class WarpTiledFamily final : public TabledFamily<WarpTiledFamily, WarpTiledPara
   std::vector<std::string> entry_points(const KernelConfig& c) const override;
   void launch(const KernelConfig& c, const LaunchArgs& a) const override;
   std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
+  bool in_space(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
   double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
   /// A staged A (sa=1) is tried only as the twin of a fast config.
   bool neighbour_only(const KernelConfig& c) const override;
