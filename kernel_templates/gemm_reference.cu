@@ -11,58 +11,91 @@
 // Operands use the canonical form of sgemm_tiled.cu: AG_TRANS_A/AG_TRANS_B.
 
 #include "agemm_device.cuh"  // the shared device helpers (part of this template's hash)
-#define AG_R 16
-
-// Technique: shared-memory tiling, as in sgemm_generic.cu, with FP64
-// accumulation of both the product and the absolute product.
-extern "C" __global__ void __launch_bounds__(AG_R * AG_R)
+// Tile of the reference: AG_RT x AG_RT outputs a block of 256 threads, each
+// thread 4 x 4 of them; K walked AG_RK at a time.
+#define AG_RT 64
+#define AG_RK 16
+// Technique: register tiling in FP64. Each thread keeps 4 x 4 outputs
+// (rows ty + 16 i, columns tx + 16 j: a warp reads 16 consecutive doubles of
+// a B row and two broadcast A values), so a shared-memory load feeds four
+// FMAs, not one: the reference is a second or more of every large tuning
+// (16384^3 took about 2 s with one output a thread). A float times a float
+// is exact in double, so fma(a, b, acc) rounds exactly as acc + a * b did,
+// and k is summed in order: the same FP64 sums as one output a thread.
+extern "C" __global__ void __launch_bounds__(256)
     agemm_reference(int M, int N, int K, double alpha, const float* __restrict__ A, i64 lda,
                     const float* __restrict__ B, i64 ldb, double beta,
                     const float* __restrict__ C0, i64 ldc0, double* __restrict__ ref,
                     double* __restrict__ bound, i64 stride_a, i64 stride_b, i64 stride_c0) {
-  __shared__ double As[AG_R][AG_R + 1];
-  __shared__ double Bs[AG_R][AG_R + 1];
-  const int tx = threadIdx.x % AG_R, ty = threadIdx.x / AG_R;
+  __shared__ double As[AG_RK][AG_RT + 1];  // As[k][m]
+  __shared__ double Bs[AG_RK][AG_RT + 1];  // Bs[k][n]
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
   // Index math in 64 bits (matrices of more than 2^31 elements, sizes near 2^31).
-  const i64 tiles_n = ((i64)N + AG_R - 1) / AG_R;
-  const i64 m = ((i64)blockIdx.x / tiles_n) * AG_R + ty;
-  const i64 n = ((i64)blockIdx.x % tiles_n) * AG_R + tx;
+  const i64 tiles_n = ((i64)N + AG_RT - 1) / AG_RT;
+  const i64 m0 = ((i64)blockIdx.x / tiles_n) * AG_RT, n0 = ((i64)blockIdx.x % tiles_n) * AG_RT;
   // A strided batch: blockIdx.y is the product; ref and bound hold M x N each.
   A += (i64)blockIdx.y * stride_a;
   B += (i64)blockIdx.y * stride_b;
   C0 += (i64)blockIdx.y * stride_c0;
   ref += (i64)blockIdx.y * M * N;
   bound += (i64)blockIdx.y * M * N;
-  double acc = 0.0, abs_acc = 0.0;
-  for (i64 k0 = 0; k0 < K; k0 += AG_R) {
-    const i64 ka = k0 + tx, kb = k0 + ty;
+  double acc[4][4] = {}, abs_acc[4][4] = {};
+  for (i64 k0 = 0; k0 < K; k0 += AG_RK) {
+    // Each thread stages 4 of A's and 4 of B's 1024 tile elements, the
+    // contiguous index running along each operand's rows in memory.
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      const int e = threadIdx.x + 256 * r;
 #if AG_TRANS_A
-    As[ty][tx] = (m < M && ka < K) ? (double)A[ka * lda + m] : 0.0;
+      const int am = e % AG_RT, ak = e / AG_RT;
+      const i64 gm = m0 + am, gk = k0 + ak;
+      As[ak][am] = (gm < M && gk < K) ? (double)A[gk * lda + gm] : 0.0;
 #else
-    As[ty][tx] = (m < M && ka < K) ? (double)A[m * lda + ka] : 0.0;
+      const int ak = e % AG_RK, am = e / AG_RK;
+      const i64 gm = m0 + am, gk = k0 + ak;
+      As[ak][am] = (gm < M && gk < K) ? (double)A[gm * lda + gk] : 0.0;
 #endif
 #if AG_TRANS_B
-    Bs[ty][tx] = (n < N && kb < K) ? (double)B[n * ldb + kb] : 0.0;
+      const int bk = e % AG_RK, bn = e / AG_RK;
+      const i64 gn = n0 + bn, gkb = k0 + bk;
+      Bs[bk][bn] = (gn < N && gkb < K) ? (double)B[gn * ldb + gkb] : 0.0;
 #else
-    Bs[ty][tx] = (n < N && kb < K) ? (double)B[kb * ldb + n] : 0.0;
+      const int bn = e % AG_RT, bk = e / AG_RT;
+      const i64 gn = n0 + bn, gkb = k0 + bk;
+      Bs[bk][bn] = (gn < N && gkb < K) ? (double)B[gkb * ldb + gn] : 0.0;
 #endif
+    }
     __syncthreads();
 #pragma unroll
-    for (int kk = 0; kk < AG_R; ++kk) {
-      const double p = As[ty][kk] * Bs[kk][tx];
-      acc += p;
-      abs_acc += fabs(p);
+    for (int kk = 0; kk < AG_RK; ++kk) {
+      double a[4], b[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) a[i] = As[kk][ty + 16 * i];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) b[j] = Bs[kk][tx + 16 * j];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          acc[i][j] = fma(a[i], b[j], acc[i][j]);
+          abs_acc[i][j] = fma(fabs(a[i]), fabs(b[j]), abs_acc[i][j]);
+        }
     }
     __syncthreads();
   }
-  if (m < M && n < N) {
-    const double c0 = (beta != 0.0) ? (double)C0[m * ldc0 + n] : 0.0;
-    const i64 o = m * N + n;
-    ref[o] = alpha * acc + beta * c0;
-    const double gamma = ((double)K + 2.0) * 5.9604644775390625e-08;  // 2^-24
-    // The final alpha*acc and beta*c rounding steps are covered by the +2.
-    bound[o] = gamma * (fabs(alpha) * abs_acc + fabs(beta * c0)) + 1e-35;
-  }
+  const double gamma = ((double)K + 2.0) * 5.9604644775390625e-08;  // 2^-24
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const i64 m = m0 + ty + 16 * i, n = n0 + tx + 16 * j;
+      if (m >= M || n >= N) continue;
+      const double c0 = (beta != 0.0) ? (double)C0[m * ldc0 + n] : 0.0;
+      const i64 o = m * N + n;
+      ref[o] = alpha * acc[i][j] + beta * c0;
+      // The final alpha*acc and beta*c rounding steps are covered by the +2.
+      bound[o] = gamma * (fabs(alpha) * abs_acc[i][j] + fabs(beta * c0)) + 1e-35;
+    }
 }
 
 // Compares out (M x N, leading dimension ldc, inside an allocation of

@@ -273,6 +273,35 @@ TEST(ModelCutoff, AnotherShapesWinnerSetsTheBestTimeButDoesNotCalibrate) {
   EXPECT_FALSE(all.ruled_out(space[size_t(ModelCutoff::kMinMeasured) + 1]));
 }
 
+TEST(ModelCutoff, AFamilyWhoseFirstPicksRanFarBehindTheBestIsRuledOutWhole) {
+  const SearchLimits lim;
+  const Problem p = shape("4096x4096x4096");
+  const auto warptiled = WarpTiledFamily::instance().search_space(p, lim);
+  const auto tiled = TiledFamily::instance().search_space(p, lim);
+  ASSERT_GT(tiled.size(), size_t(ModelCutoff::kFamilyProbe) + 1);
+  // Measured times in ms; the best of any family is warptiled's 1.0.
+  auto run = [&](double tiled_ms, int tiled_picks) {
+    ModelCutoff cut(p, lim);
+    cut.measured(warptiled[0], 1.0);
+    for (int i = 0; i < tiled_picks; ++i) cut.measured(tiled[size_t(i)], tiled_ms + 0.01 * i);
+    return cut.ruled_out(tiled.back());
+  };
+  const int probe = ModelCutoff::kFamilyProbe;
+  EXPECT_TRUE(run(ModelCutoff::kFarBehind * 1.05, probe));
+  EXPECT_FALSE(run(ModelCutoff::kFarBehind * 1.05, probe - 1)) << "judged on too few picks";
+  EXPECT_FALSE(run(ModelCutoff::kFarBehind * 0.95, probe)) << "within reach: calibrated as before";
+  // Another shape's winner of the family that ran well here keeps it in.
+  ModelCutoff cut(p, lim);
+  cut.measured(warptiled[0], 1.0);
+  cut.measured(tiled[size_t(probe)], 1.2, false);
+  for (int i = 0; i < probe; ++i) cut.measured(tiled[size_t(i)], 3.0);
+  EXPECT_FALSE(cut.ruled_out(tiled.back()));
+  // The best family itself is never behind.
+  ModelCutoff alone(p, lim);
+  for (int i = 0; i < probe; ++i) alone.measured(tiled[size_t(i)], 3.0 - i);
+  EXPECT_FALSE(alone.ruled_out(tiled[size_t(probe)]));
+}
+
 TEST(ModelCutoff, AFamilyWithoutEnoughMeasurementsKeepsEveryCandidate) {
   const SearchLimits lim;
   const Problem p = shape("16x4096x4096");

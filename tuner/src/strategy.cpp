@@ -174,23 +174,23 @@ void ModelCutoff::measured(const KernelConfig& c, double ms, bool calibrates) {
   const double modelled = model_cost(c, p_, lim_);
   if (!(ms > 0) || !(modelled > 0) || !std::isfinite(ms) || !std::isfinite(modelled)) return;
   std::lock_guard<std::mutex> lock(mu_);
-  if (!calibrates) {
-    best_ms_ = best_ms_ == 0 ? ms : std::min(best_ms_, ms);
-    return;
-  }
+  best_ms_ = best_ms_ == 0 ? ms : std::min(best_ms_, ms);
   Calibration& cal = families_[&c.family()];
+  cal.best_ms = cal.best_ms == 0 ? ms : std::min(cal.best_ms, ms);
+  if (!calibrates) return;
   const double ratio = ms / modelled;
   cal.lowest_ratio = cal.measured == 0 ? ratio : std::min(cal.lowest_ratio, ratio);
   ++cal.measured;
-  best_ms_ = best_ms_ == 0 ? ms : std::min(best_ms_, ms);
 }
 
 bool ModelCutoff::ruled_out(const KernelConfig& c) const {
   const double modelled = model_cost(c, p_, lim_);
   std::lock_guard<std::mutex> lock(mu_);
   const auto it = families_.find(&c.family());
-  if (it == families_.end() || it->second.measured < kMinMeasured || best_ms_ == 0) return false;
-  return modelled * it->second.lowest_ratio > kMargin * best_ms_;
+  if (it == families_.end() || best_ms_ == 0) return false;
+  const Calibration& cal = it->second;
+  if (cal.measured >= kFamilyProbe && cal.best_ms > kFarBehind * best_ms_) return true;
+  return cal.measured >= kMinMeasured && modelled * cal.lowest_ratio > kMargin * best_ms_;
 }
 
 }  // namespace autogemm

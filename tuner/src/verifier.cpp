@@ -76,7 +76,8 @@ void Verifier::launch_reference(CUstream s) {
   CUdeviceptr A = 0, B = 0, C0 = 0, R = 0, Bd = 0;
   long long lda = p.lda, ldb = p.ldb, ldc = p.ldc, sa = p.stride_a, sb = p.stride_b, sc = p.stride_c;
   void* args[] = {&m, &n, &k, &da, &A, &lda, &B, &ldb, &db, &C0, &ldc, &R, &Bd, &sa, &sb, &sc};
-  const unsigned blocks = unsigned(((p.m + 15) / 16) * ((p.n + 15) / 16));
+  // Tiles of 64 x 64 outputs (gemm_reference.cu, AG_RT).
+  const unsigned blocks = unsigned(((p.m + 63) / 64) * ((p.n + 63) / 64));
   // Grid y is the product (at most 65535 a launch).
   const size_t mn = size_t(p.m) * size_t(p.n);
   for (int64_t first = 0; first < p.batch; first += 65535) {

@@ -100,12 +100,19 @@ std::vector<KernelConfig> neighbour_candidates(const std::vector<KernelConfig>& 
 /// favourable calibration of the model on this shape) puts it above
 /// kMargin times the best time measured so far, of any family. Candidates
 /// come in model order, so what it leaves out is the far end of a family
-/// that another family, or its own first picks, already beat. Thread-safe:
-/// compile threads ask while the measuring thread reports.
+/// that another family, or its own first picks, already beat. A family
+/// whose first kFamilyProbe picks all ran over kFarBehind times the best of
+/// any family is ruled out whole before it is calibrated: in fp32_accurate
+/// mode at 16384^3 the mma.sync family (6x the winner, 0.45 s a launch) and
+/// the strict ones (2.4x and 2.8x) took 6 s of a 14 s tuning (H100) to be
+/// calibrated and lose. Thread-safe: compile threads ask while the measuring
+/// thread reports.
 class ModelCutoff {
  public:
   static constexpr int kMinMeasured = 6;
   static constexpr double kMargin = 1.15;
+  static constexpr int kFamilyProbe = 3;
+  static constexpr double kFarBehind = 2.0;
 
   ModelCutoff(const Problem& p, const SearchLimits& lim) : p_(p), lim_(lim) {}
   /// A verified measurement of `c`. Another shape's winner (history) does
@@ -120,8 +127,9 @@ class ModelCutoff {
 
  private:
   struct Calibration {
-    int measured = 0;
+    int measured = 0;          ///< calibrating measurements
     double lowest_ratio = 0;
+    double best_ms = 0;        ///< of every measurement of the family, history's too
   };
   Problem p_;
   SearchLimits lim_;
