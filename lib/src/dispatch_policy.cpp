@@ -113,9 +113,10 @@ constexpr size_t kBuiltinNeighbours = 8;
 /// other layouts or alignment class compete with their config made to fit
 /// (KernelFamily::fitted), one log(2) farther per change, where the fitted
 /// config is one the family's space could offer p (KernelFamily::in_space);
-/// batched rows serve batched problems only and plain rows plain ones; and only the kBuiltinNeighbours
-/// nearest compete, each through its own ratio, so that a regime the table
-/// has no row of borrows nothing from another's model error.
+/// batched rows serve batched problems only and plain rows plain ones; and
+/// only the kBuiltinNeighbours nearest compete, each through its own ratio,
+/// so that a regime the table has no row of borrows nothing from another's
+/// model error.
 const TunedEntry* offer(Choice& choice, const std::vector<TunedEntry>& rows, PlanSource source, const Problem& p,
                         MathMode mode, const SearchLimits& lim, bool builtin, size_t max_workspace) {
   const ShapeKey key = p.key();
