@@ -33,9 +33,6 @@
 // AG_B_SPLIT     1: B arrives split, K-major, from the workspace, where the
 //                pre-pass agemm_tf32x3wg_kmajor put its big and small parts
 //                (needs AG_A_REGS): the producers only copy; 0: they split B
-// AG_CLUSTER     1 (default) or 2 (with AG_B_SPLIT): blocks run in clusters
-//                of two over tiles m and m + 1 of one tile column; each copies
-//                half of the column's B parts into both blocks' rings
 // AG_SPLIT       split slices (TF32 big and small parts) ready for the tensor
 //                cores (2 or 3 buffers; up to 4 with AG_B_SPLIT)
 // AG_DRAIN       0: every product accumulates in the wgmma accumulators;
@@ -101,9 +98,6 @@
 #ifndef AG_A_TRANSPOSED
 #define AG_A_TRANSPOSED 0
 #endif
-#ifndef AG_CLUSTER
-#define AG_CLUSTER 1
-#endif
 
 #define AG_BK 32
 #define AG_BM (64 * AG_WG)
@@ -131,7 +125,6 @@ static_assert(!AG_B_SPLIT || AG_A_REGS, "a pre-split B needs A in registers");
 static_assert(AG_TF32_PASSES == 1 || AG_TF32_PASSES == 3, "AG_TF32_PASSES must be 1 or 3");
 static_assert(!AG_A_REGS || !AG_TRANS_A || AG_A_TRANSPOSED, "A in registers needs k-contiguous A");
 static_assert(!AG_A_TRANSPOSED || (AG_TRANS_A && AG_A_REGS), "a transposed A is for A^T, split in registers");
-static_assert(AG_CLUSTER == 1 || (AG_CLUSTER == 2 && AG_B_SPLIT), "AG_CLUSTER is 1, or 2 with AG_B_SPLIT");
 static_assert(AG_COMPENSATE >= 0 && AG_COMPENSATE <= 2, "AG_COMPENSATE must be 0, 1 or 2");
 // Slice order and carry only change how drained totals are formed.
 #define AG_SLICE_ORDER (AG_COMPENSATE >= 1 && AG_DRAIN > 0 && AG_TF32_PASSES == 3)
@@ -186,34 +179,6 @@ __device__ __forceinline__ void tma_load(unsigned dst, const TensorMap* map, int
       : "memory");
 }
 
-#if AG_CLUSTER > 1
-// Technique: TMA multicast. The blocks of a cluster compute vertically
-// adjacent tiles of one tile column and so read the same B slices; each
-// copies its 1/AG_CLUSTER of the rows once from L2 into the same offset of
-// every block's ring, signalling each block's mbarrier at `bar`'s offset.
-// With B's parts pre-split (twice B's bytes) B was 2/3 of a 128x128 tile's
-// L2 reads; a pair of blocks reads 1/3 less.
-__device__ __forceinline__ void tma_load_multicast(unsigned dst, const TensorMap* map, int x, int y, int z,
-                                                   unsigned bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, "
-      "%3, %4}], [%5], %6;\n" ::"r"(dst),
-      "l"(reinterpret_cast<u64>(map)), "r"(x), "r"(y), "r"(z), "r"(bar), "h"((unsigned short)((1u << AG_CLUSTER) - 1))
-      : "memory");
-}
-#endif
-
-// Every thread of the cluster arrives, then waits for all the others (a
-// block barrier when the cluster is one block). Not .aligned: the producer
-// warpgroup's threads reach it after diverging on the copy loop.
-__device__ __forceinline__ void cluster_sync() {
-#if AG_CLUSTER > 1
-  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-#else
-  __syncthreads();
-#endif
-}
-
 // ---- mbarriers ----------------------------------------------------------------
 __device__ __forceinline__ void mbar_init(unsigned bar, unsigned count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
@@ -225,20 +190,6 @@ __device__ __forceinline__ void mbar_arrive_expect_tx(unsigned bar, unsigned byt
 }
 __device__ __forceinline__ void mbar_arrive(unsigned bar) {
   asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [%0];\n}\n" ::"r"(bar) : "memory");
-}
-// A consumer warp's release of a split buffer: to its own block's producer,
-// and (clusters) to every other block's, whose copies also write this
-// buffer (the arrive's default semantics: release at the CTA's scope).
-__device__ __forceinline__ void release_buffer(unsigned bar) {
-  mbar_arrive(bar);
-#if AG_CLUSTER > 1
-  const unsigned self = blockIdx.x % AG_CLUSTER;
-#pragma unroll
-  for (unsigned r = 1; r < AG_CLUSTER; ++r)
-    asm volatile("{\n.reg .b32 ra;\nmapa.shared::cluster.u32 ra, %0, %1;\nmbarrier.arrive.shared::cluster.b64 _, [ra];\n}\n"
-                 ::"r"(bar), "r"((self + r) % AG_CLUSTER)
-                 : "memory");
-#endif
 }
 // Waits for the completion of the phase with parity `parity` (a fresh
 // barrier counts its phase "-1", parity 1, as complete).
@@ -462,17 +413,7 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
   const int tiles_m = (int)(((i64)M + AG_BM - 1) / AG_BM);
   const int tiles_n = (int)(((i64)N + AG_BN - 1) / AG_BN);
   int tile_m, tile_n;
-#if AG_CLUSTER > 1
-  // Cluster c (blocks AG_CLUSTER*c ..) takes AG_CLUSTER consecutive tile rows
-  // of one column, the raster walking clusters as it walks blocks; a block
-  // past the last tile row still copies its share of B, and writes nothing.
-  const int rank = (int)(blockIdx.x % AG_CLUSTER);  // %cluster_ctarank: the cluster is AG_CLUSTER x 1 x 1
-  tile_of_block<AG_SWIZZLE>(blockIdx.x / AG_CLUSTER, (tiles_m + AG_CLUSTER - 1) / AG_CLUSTER, tiles_n, &tile_m,
-                            &tile_n);
-  tile_m = tile_m * AG_CLUSTER + rank;
-#else
   tile_of_block<AG_SWIZZLE>(blockIdx.x, tiles_m, tiles_n, &tile_m, &tile_n);
-#endif
   const int m0 = tile_m * AG_BM, n0 = tile_n * AG_BN;
   // Product z of a strided batch; an operand of stride 0 is every product's.
   const int z = z_first + (int)blockIdx.z;
@@ -496,15 +437,13 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
       // Every producer thread (and, with A in registers, the issuer of A's
       // copy, plus its bytes); with B pre-split, the issuer alone.
       mbar_init(smem_addr(&full_bar[s]), AG_B_SPLIT ? 1 : AG_PT + AG_A_REGS);
-      mbar_init(smem_addr(&empty_bar[s]), 4 * AG_WG * AG_CLUSTER);  // lane 0 of every consumer warp of the cluster
+      mbar_init(smem_addr(&empty_bar[s]), 4 * AG_WG);  // lane 0 of every consumer warp
     }
     for (int r = 0; r < AG_RAW; ++r) mbar_init(smem_addr(&raw_bar[r]), 1);  // the TMA issuer, plus bytes
     // The barriers' initialization, visible to the copy engine.
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
-  // (Clusters: no block's copy or release reaches another's barriers before
-  // their initialization.)
-  cluster_sync();
+  __syncthreads();
 
   // Warpgroup index through a shuffle: the compiler then knows it is
   // uniform in each warp, and the wgmma code below is not a divergent path.
@@ -530,23 +469,12 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
           mbar_arrive(bar);
           continue;
         }
-        // The whole stage's bytes: A, and both parts of all AG_BN rows of B,
-        // whichever block of the cluster copies them.
         mbar_arrive_expect_tx(bar, 4u * AG_SPLIT_STAGE);
         tma_load(dst, &tma_a, k0, m0, za, bar);
-#if AG_CLUSTER > 1
-        const unsigned share = 4u * (AG_BN / AG_CLUSTER) * AG_BK * rank;  // bytes: this block's rows of B
-        tma_load_multicast(dst + 4u * AG_BM * AG_BK + share, &tma_b, k0, n0 + rank * (AG_BN / AG_CLUSTER), 0, bar);
-        tma_load_multicast(dst + 4u * (AG_BM + AG_BN) * AG_BK + share, &tma_b, k0, n0 + rank * (AG_BN / AG_CLUSTER), 1,
-                           bar);
-#else
         tma_load(dst + 4u * AG_BM * AG_BK, &tma_b, k0, n0, 0, bar);
         tma_load(dst + 4u * (AG_BM + AG_BN) * AG_BK, &tma_b, k0, n0, 1, bar);
-#endif
       }
     }
-    // (A cluster's blocks leave together: no release may reach an exited block.)
-    if (AG_CLUSTER > 1) cluster_sync();
 #else
     const unsigned raw0 = smem_addr(raw_ring);
     // Issues the TMA copies of slice kt into raw buffer kt % AG_RAW (thread 0).
@@ -722,8 +650,8 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
 #pragma unroll
       for (int i = 0; i < AG_ACC; ++i) fence_operand(acc[i]);
       if (lane == 0) {
-        if (held >= 0) release_buffer(smem_addr(&empty_bar[held]));
-        release_buffer(smem_addr(&empty_bar[s]));
+        if (held >= 0) mbar_arrive(smem_addr(&empty_bar[held]));
+        mbar_arrive(smem_addr(&empty_bar[s]));
       }
       held = -1;
 #if AG_CARRY
@@ -751,13 +679,13 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
       // wait 1 here gave wrong products). The other consumer warpgroup keeps
       // the tensor cores busy meanwhile.
       wgmma_wait<0>();
-      if (lane == 0) release_buffer(smem_addr(&empty_bar[s]));
+      if (lane == 0) mbar_arrive(smem_addr(&empty_bar[s]));
 #else
       // Technique: one wgmma group in flight across the hand-over: waiting
       // for all but the newest group frees the previous slice's buffer
       // while this slice's products run.
       wgmma_wait<1>();
-      if (lane == 0 && held >= 0) release_buffer(smem_addr(&empty_bar[held]));
+      if (lane == 0 && held >= 0) mbar_arrive(smem_addr(&empty_bar[held]));
       held = s;
 #endif
     }
@@ -769,7 +697,6 @@ extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
 #pragma unroll
   for (int i = 0; i < AG_ACC; ++i) tot[i] += acc[i];  // the last drain's error
 #endif
-  if (AG_CLUSTER > 1) cluster_sync();  // every buffer released (the producers wait here)
 
   // This block's K range, for outputs recomputed in FP32.
   const int k_lo = kt0 * AG_BK, k_hi = min(K, (kt0 + k_tiles) * AG_BK);

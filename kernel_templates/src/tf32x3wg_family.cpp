@@ -32,8 +32,6 @@ int64_t tiles_of(const Tf32x3WgParams& t, const Problem& p) {
 constexpr int kOverheadRegisters = 28;
 constexpr int kSliceK = 32;  // AG_BK in sgemm_tf32x3wg.cu
 constexpr int kMaxSplitK = 128;
-// The cost model's gain of a cluster pair (cl=2) with every SM busy.
-constexpr double kClusterGain = 0.08;
 
 int64_t k_slices(const Problem& p) { return (p.k + kSliceK - 1) / kSliceK; }
 
@@ -68,8 +66,6 @@ const ParamTable<Tf32x3WgParams>& Tf32x3WgFamily::table() {
        "1 = B split into its TF32 parts once, by a pre-pass into the workspace; the producers only copy (needs ar=1)"},
       {"at", "AG_A_TRANSPOSED", &P::a_transposed, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
        "1 = A^T copied k-contiguous into the workspace by a pre-pass, for A split in registers (ta=1, ar=1)"},
-      {"cl", "AG_CLUSTER", &P::cluster, {1, 2}, 0, 0, 1, Presence::UnlessDefault, nullptr, "1 or 2",
-       "2 = clusters of two blocks over adjacent tile rows, each copying half of B's parts into both (needs bs=1)"},
   };
   return t;
 }
@@ -103,7 +99,6 @@ bool Tf32x3WgFamily::constraints_hold(const Tf32x3WgParams& p, const KernelConfi
   if (p.b_split && !p.a_regs) return fail(why, "bs=1 needs ar=1 (the producers split nothing)");
   if ((p.raw == 0) != (p.b_split == 1)) return fail(why, "raw=0 exactly with bs=1 (a pre-split B needs no raw ring)");
   if (p.split == 4 && !p.b_split) return fail(why, "split=4 only with bs=1 (the raw ring leaves no room)");
-  if (p.cluster == 2 && !p.b_split) return fail(why, "cl=2 only with bs=1 (the blocks share B's pre-split parts)");
   if (tile_registers(p) + kOverheadRegisters > consumer_registers(p))
     return fail(why, "accumulators (and drain totals) must fit in a consumer's registers: min(255, "
                      "65536/threads), or 160 (wg=2) and 232 (wg=1) with two producer warpgroups");
@@ -115,7 +110,7 @@ bool Tf32x3WgFamily::constraints_hold(const Tf32x3WgParams& p, const KernelConfi
 bool Tf32x3WgFamily::can_implement(const KernelConfig& c, const Problem& p) const {
   const Tf32x3WgParams& t = params(c);
   // One block per tile on a 1-D grid (at most 2^31 - 1 blocks).
-  if (blocks_x(t, p) > int64_t(INT32_MAX) || p.batch > int64_t(INT32_MAX)) return false;
+  if (tiles_of(t, p) > int64_t(INT32_MAX) || p.batch > int64_t(INT32_MAX)) return false;
   // A batch's tensor maps step by whole products: each operand's stride is
   // 0 (one product for all) or spans its product (TMA takes no overlapping
   // outer dimension for granted).
@@ -137,11 +132,6 @@ bool Tf32x3WgFamily::can_implement(const KernelConfig& c, const Problem& p) cons
   if (p.aligned) return true;
   const int64_t max_ld = int64_t(INT32_MAX) / 4;
   return t.pre_pass == 1 && p.batch == 1 && p.lda <= max_ld && p.ldb <= max_ld && p.ldc <= max_ld;
-}
-
-int64_t Tf32x3WgFamily::blocks_x(const Tf32x3WgParams& t, const Problem& p) {
-  const int64_t bm = block_m(t), rows = (p.m + bm - 1) / bm;
-  return (rows + t.cluster - 1) / t.cluster * t.cluster * ((p.n + t.bn - 1) / t.bn);
 }
 
 Tf32x3WgFamily::Staging Tf32x3WgFamily::staging(const Tf32x3WgParams& t, const Problem& p) {
@@ -204,7 +194,7 @@ std::optional<KernelConfig> Tf32x3WgFamily::default_config(const Problem&) const
 LaunchGeometry Tf32x3WgFamily::geometry(const KernelConfig& c, const Problem& p) const {
   const Tf32x3WgParams& t = params(c);
   LaunchGeometry g;
-  g.grid_x = unsigned(blocks_x(t, p));
+  g.grid_x = unsigned(tiles_of(t, p));
   g.grid_y = unsigned(t.split_k);
   g.block = unsigned(threads(t));
   g.smem = unsigned(smem_bytes(t));
@@ -236,13 +226,13 @@ const ParamSpace<Tf32x3WgParams>& tf32x3wg_space() {
   using P = Tf32x3WgParams;
   using Point = SpacePoint<P>;
   using F = Tf32x3WgFamily;
-  enum { BN, WG, AT, AR, BS, CL, RINGS, DR, SK };
+  enum { BN, WG, AT, AR, BS, RINGS, DR, SK };
   // Ring depths (raw, split), deepest first; is_valid keeps those that fit
   // in 227 KiB with the block's tiles. A pre-split B has no raw ring.
   const SpaceAxis<P> rings{{&P::raw, &P::split}, {{3, 3}, {3, 2}, {2, 2}, {0, 4}, {0, 3}}};
   static const ParamSpace<P> space(
       {axis(&P::bn, {64, 128, 192}), axis(&P::wg, {1, 2}), axis(&P::a_transposed, {0, 1}), axis(&P::a_regs, {0, 1}),
-       axis(&P::b_split, {0, 1}), axis(&P::cluster, {1, 2}), rings,
+       axis(&P::b_split, {0, 1}), rings,
        axis(&P::drain, {0, 1}),
        axis(&P::split_k, {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128})},
       {{"the pre-pass exactly for the unaligned class", -1,
@@ -269,10 +259,6 @@ const ParamSpace<Tf32x3WgParams>& tf32x3wg_space() {
        // dr=0 is the same chain when K fits in one slice.
        {"B pre-split only with A in registers; A transposed only with B pre-split", BS,
         [](const Point& x) { return (!x.params.b_split || x.params.a_regs) && (!x.params.a_transposed || x.params.b_split); }},
-       {"clusters only with B pre-split, and only where the tiles fill the SMs twice over", CL,
-        [](const Point& x) {
-          return x.params.cluster == 1 || (x.params.b_split && F::blocks_x(x.params, x.problem) >= 2 * x.limits.sm_count);
-        }},
        {"a raw ring exactly where B is not pre-split", RINGS,
         [](const Point& x) { return (x.params.raw == 0) == (x.params.b_split == 1); }},
        {"a drain every slice, none when K is one slice", DR,
@@ -302,7 +288,7 @@ double Tf32x3WgFamily::cost(const KernelConfig& cfg, const Problem& p, const Sea
   // A time estimate in units of one block's MAC at the tensor cores' rate
   // (about 2.4 ps on the H200's 3xTF32, from 4096^3 at 1.29 ms).
   const Tf32x3WgParams& c = params(cfg);
-  const double blocks = double(blocks_x(c, p)) * c.split_k * double(std::max<int64_t>(1, p.batch));
+  const double blocks = double(tiles_of(c, p)) * c.split_k * double(std::max<int64_t>(1, p.batch));
   const double waves = std::ceil(blocks / lim.sm_count);
   // Tensor-core work of one block, padded tiles included, plus about two
   // slices of pipeline fill and epilogue.
@@ -323,10 +309,7 @@ double Tf32x3WgFamily::cost(const KernelConfig& cfg, const Problem& p, const Sea
   // shared-memory traffic: 4096^3 ran 1.39x faster with them left out (H100,
   // kernel_probe AG_PROBE=1); the parts' copies are twice B's bytes.
   const double f_split = c.b_split ? 1.3 : 1.0;
-  // A cluster pair reads B's parts once for two tiles: a third less L2
-  // traffic, which matters only while most SMs are busy.
-  const double f_cluster = c.cluster == 2 ? 1.0 + kClusterGain * busy : 1.0;
-  double total = waves * block_mac / (f_wg * f_n * f_mem * f_pipe * f_split * f_cluster);
+  double total = waves * block_mac / (f_wg * f_n * f_mem * f_pipe * f_split);
   if (c.drain > 0) total *= 1.0 + 0.04 / c.drain;
   // Split-K: the partial tiles written, read back with C and C written (a
   // byte about 0.17 units at L2 speed), and one more launch (~4 us).

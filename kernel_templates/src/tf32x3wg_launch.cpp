@@ -146,8 +146,7 @@ void launch_main(const Tf32x3WgParams& t, const LaunchGeometry& g, const Canonic
     const auto* parts = reinterpret_cast<const float*>(a.workspace + at * sizeof(float));
     vb = OperandView{parts, p.n, p.k, up4(p.k), 2, p.n * up4(p.k)};
   }
-  // (cl=2: a block copies its half of the rows into both blocks of its cluster.)
-  CUtensorMap map_b = t.b_split   ? tensor_map(vb, t.bn / t.cluster, kSliceK, CU_TENSOR_MAP_SWIZZLE_128B)
+  CUtensorMap map_b = t.b_split   ? tensor_map(vb, t.bn, kSliceK, CU_TENSOR_MAP_SWIZZLE_128B)
                       : p.trans_b ? tensor_map(vb, t.bn, kSliceK)
                                   : tensor_map(vb, kSliceK, t.bn);
   int m = int(p.m), n = int(p.n), k = int(p.k), z_first = 0;
@@ -160,17 +159,9 @@ void launch_main(const Tf32x3WgParams& t, const LaunchGeometry& g, const Canonic
   for (int64_t first = 0; first < batch; first += kMaxZ) {
     z_first = int(first);
     const unsigned z = unsigned(std::min(kMaxZ, batch - first));
-    CUlaunchAttribute cluster{};
-    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    cluster.value.clusterDim.x = unsigned(t.cluster), cluster.value.clusterDim.y = cluster.value.clusterDim.z = 1;
-    CUlaunchConfig cfg{};
-    cfg.gridDimX = g.grid_x, cfg.gridDimY = g.grid_y, cfg.gridDimZ = z;
-    cfg.blockDimX = g.block, cfg.blockDimY = cfg.blockDimZ = 1;
-    cfg.sharedMemBytes = g.smem;
-    cfg.hStream = a.stream;
-    cfg.attrs = &cluster;
-    cfg.numAttrs = t.cluster > 1 ? 1 : 0;
-    check(driver().cuLaunchKernelEx(&cfg, a.functions.at(0), args, nullptr), "cuLaunchKernelEx(agemm_tf32x3wg)");
+    check(driver().cuLaunchKernel(a.functions.at(0), g.grid_x, g.grid_y, z, g.block, 1, 1, g.smem, a.stream, args,
+                                  nullptr),
+          "cuLaunchKernel(agemm_tf32x3wg)");
   }
 }
 

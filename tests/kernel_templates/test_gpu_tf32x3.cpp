@@ -11,8 +11,7 @@
 //    one run included.
 //  - tf32x3wg with B split by its pre-pass (bs=1) and A^T transposed by it
 //    (at=1): right in every layout, both alignment classes, with split-K,
-//    in clusters of two sharing B's copies (cl=2, an odd count of tile rows
-//    included), and with an Inf in B.
+//    and with an Inf in B.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -254,27 +253,23 @@ TEST_F(GpuTf32x3WgSplitK, CorrectRepeatableAndSpecialValuesKept) {
 // B's layout and alignment), the producers only copying; with A^T, A copied
 // k-contiguous by the same pre-pass kernel (at=1). Right in every layout,
 // aligned and not (A staged or transposed, B read where it is), with
-// split-K, a K that is no multiple of 32, in clusters of two (cl=2: the
-// last cluster of 3 tile rows has a spare block), and an Inf in B (the
-// split's NaN small part: the outputs it reaches are recomputed in FP32
-// from B itself).
+// split-K, a K that is no multiple of 32, and an Inf in B (the split's NaN
+// small part: the outputs it reaches are recomputed in FP32 from B itself).
 class GpuTf32x3WgPreSplitB : public testing::GpuTest {};
 
 TEST_F(GpuTf32x3WgPreSplitB, RightInEveryLayoutAndClass) {
   if (!Tf32x3WgFamily::instance().arch(dev_)) GTEST_SKIP() << "tf32x3wg does not run on " << dev_.arch();
   struct Case {
     int64_t m, n, k;
-    int sk, bn, split, cl;
+    int sk, bn, split;
   };
-  for (const Case& x : {Case{256, 384, 2048, 1, 128, 4, 1}, Case{128, 256, 4096, 8, 64, 3, 1},
-                        Case{200, 136, 100, 1, 64, 4, 1}, Case{131, 71, 1000, 1, 128, 4, 1},
-                        Case{130, 70, 4096, 5, 64, 3, 1}, Case{256, 384, 2048, 1, 128, 4, 2},
-                        Case{300, 200, 700, 1, 64, 4, 2}, Case{130, 70, 4096, 5, 64, 3, 2}}) {
+  for (const Case& x : {Case{256, 384, 2048, 1, 128, 4}, Case{128, 256, 4096, 8, 64, 3}, Case{200, 136, 100, 1, 64, 4},
+                        Case{131, 71, 1000, 1, 128, 4}, Case{130, 70, 4096, 5, 64, 3}}) {
     for (int t = 0; t < 4; ++t) {
       const bool ta = t & 1, tb = t & 2;
       Tf32x3WgParams w;
       w.bn = x.bn, w.wg = 2, w.a_regs = 1, w.producers = 1, w.raw = 0, w.split = x.split, w.b_split = 1;
-      w.drain = 1, w.split_k = x.sk, w.a_transposed = ta, w.cluster = x.cl;
+      w.drain = 1, w.split_k = x.sk, w.a_transposed = ta;
       const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, ta, tb, x.m, x.n, x.k, true);
       w.pre_pass = p.aligned ? 0 : 1;
       const KernelConfig c(w, ta, tb);

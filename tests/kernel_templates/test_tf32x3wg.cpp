@@ -166,38 +166,6 @@ TEST(Tf32x3Wg, PreSplitBPartsFollowTheStagingAndFitTheWorkspace) {
   }
 }
 
-// cl=2: clusters of two blocks over adjacent tile rows of one column, each
-// copying half of B's parts into both. The grid rounds tile rows up to whole
-// clusters (a spare block computes nothing); the space offers clusters only
-// with B pre-split and where the blocks fill the SMs twice over.
-TEST(Tf32x3Wg, ClustersShareBsPartsOverPairsOfTileRows) {
-  Tf32x3WgParams t = params(128, 2, 1, 1, 0, 4, 1, 8);
-  t.b_split = 1, t.cluster = 2;
-  const KernelConfig c(t, false, false);
-  EXPECT_EQ(c.to_string(), "tf32x3wg bn=128 wg=2 pw=1 ar=1 raw=0 split=4 dr=1 sw=8 bs=1 cl=2 ta=0 tb=0");
-  const auto back = KernelConfig::parse(c.to_string());
-  ASSERT_TRUE(back.has_value());
-  EXPECT_EQ(back->get<Tf32x3WgParams>().cluster, 2);
-  EXPECT_EQ(c.family().geometry(c, problem(4096, 4096, 4096, 0, true)).grid_x, 32u * 32u);
-  EXPECT_EQ(c.family().geometry(c, problem(4000, 4096, 4096, 0, true)).grid_x, 32u * 32u) << "32 tile rows";
-  EXPECT_EQ(c.family().geometry(c, problem(3900, 4096, 4096, 0, true)).grid_x, 32u * 32u) << "31, rounded up";
-  const Tf32x3WgFamily& f = Tf32x3WgFamily::instance();
-  const SearchLimits lim = SearchLimits::of(autogemm::testing::fake_h200());
-  for (int layout = 0; layout < 4; ++layout) {
-    int clustered = 0;
-    for (const KernelConfig& x : f.search_space(problem(4096, 4096, 4096, layout, true), lim)) {
-      const Tf32x3WgParams& w = x.get<Tf32x3WgParams>();
-      clustered += w.cluster == 2;
-      if (w.cluster == 2) {
-        EXPECT_EQ(w.b_split, 1) << x.to_string();
-      }
-    }
-    EXPECT_GT(clustered, 0) << "layout " << layout;
-    for (const KernelConfig& x : f.search_space(problem(1024, 1024, 4096, layout, true), lim))
-      EXPECT_EQ(x.get<Tf32x3WgParams>().cluster, 1) << "64 tiles of 128x128 fill no SMs twice: " << x.to_string();
-  }
-}
-
 // at=1: A^T copied k-contiguous (M rows of K padded to 4) after B's parts,
 // never staged by pp=1 (the copy reads it where it is); A then split in
 // registers. Only for A^T, and only with ar=1.
@@ -248,8 +216,6 @@ TEST(Tf32x3Wg, RejectsWhatCannotBuild) {
            "tf32x3wg bn=128 wg=2 pw=1 ar=1 raw=0 split=3 dr=1 sw=1 ta=0 tb=0",       // no raw ring without bs=1
            "tf32x3wg bn=128 wg=2 pw=1 ar=1 raw=2 split=3 dr=1 sw=1 bs=1 ta=0 tb=0",  // bs=1 has no raw ring
            "tf32x3wg bn=128 wg=2 pw=1 ar=1 raw=2 split=4 dr=1 sw=1 ta=0 tb=0",       // 4 split buffers need bs=1
-           "tf32x3wg bn=128 wg=2 pw=1 ar=1 raw=3 split=3 dr=1 sw=1 cl=2 ta=0 tb=0",  // clusters share B's parts: bs=1
-           "tf32x3wg bn=128 wg=2 pw=1 ar=1 raw=0 split=4 dr=1 sw=1 bs=1 cl=4 ta=0 tb=0",
        }) {
     std::string why;
     EXPECT_FALSE(KernelConfig::parse(text, &why).has_value()) << text;
@@ -374,16 +340,6 @@ TEST(Tf32x3WgCompile, HeaviestConfigsOfEveryLayoutBuildCleanly) {
   for (Tf32x3WgParams w : {params(128, 2, 1, 1, 0, 4, 1, 8), params(128, 2, 1, 1, 3, 3, 1, 8)}) {
     w.a_transposed = 1, w.b_split = w.raw == 0;
     for (bool tb : {false, true}) builds.push_back({KernelConfig(w, true, tb), {}, {}, {}});
-  }
-  // Clusters of two sharing B's copies (cl=2, with bs=1): both B layouts, A^T
-  // transposed by its pre-pass, and split-K.
-  for (Tf32x3WgParams w : {params(128, 2, 1, 1, 0, 4, 1, 8), params(64, 2, 1, 1, 0, 3, 1, 1, 8)}) {
-    w.b_split = 1, w.cluster = 2;
-    for (int t = 0; t < 4; ++t) {
-      Tf32x3WgParams x = w;
-      x.a_transposed = t & 1;
-      builds.push_back({KernelConfig(x, t & 1, t & 2), {}, {}, {}});
-    }
   }
   // C7515..C7519: ptxas serialized the wgmmas or inserted waits of its own;
   // C7508: it ignored setmaxnreg.

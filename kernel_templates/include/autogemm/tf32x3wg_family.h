@@ -7,9 +7,7 @@
 // into the workspace with aligned rows first; C is written in place. With
 // bs=1 a pre-pass splits B into its TF32 parts in the workspace once, and
 // the producers only copy; with at=1 the same pre-pass copies A^T
-// k-contiguous there, for the consumers to split in registers; with cl=2 two
-// blocks of a cluster, over adjacent tile rows, each copy half of B's slices
-// into both (TMA multicast). Opt-in: it has no
+// k-contiguous there, for the consumers to split in registers. Opt-in: it has no
 // default and is only ever chosen by tuning. Split-K (a workspace of partial
 // tiles and a reduction kernel) for few output tiles; strided batches of the
 // aligned class in grid z.
@@ -36,7 +34,6 @@ struct Tf32x3WgParams {
   int pre_pass = 0; ///< 1: unaligned operands copied to aligned rows in the workspace first
   int b_split = 0;  ///< 1: B split into TF32 parts by a pre-pass into the workspace (needs a_regs)
   int a_transposed = 0;  ///< 1: A^T copied k-contiguous into the workspace by a pre-pass (then a_regs)
-  int cluster = 1;  ///< blocks a cluster, over as many tile rows, sharing B's copies (2 needs b_split)
 
   bool operator==(const Tf32x3WgParams& o) const;
 };
@@ -79,9 +76,6 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
   /// setmaxnreg gives it with two producer warpgroups (AG_CONSUMER_REGS).
   static int consumer_registers(const Tf32x3WgParams& t);
   static int block_m(const Tf32x3WgParams& t) { return 64 * t.wg; }
-  /// Blocks of the main kernel's grid x: the tiles, tile rows rounded up to
-  /// whole clusters.
-  static int64_t blocks_x(const Tf32x3WgParams& t, const Problem& p);
   static size_t smem_bytes(const Tf32x3WgParams& t);
   /// Accumulator registers per consumer thread (totals and register A
   /// included): what the space bounds to keep ptxas from spilling.
