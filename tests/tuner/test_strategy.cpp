@@ -290,6 +290,8 @@ TEST(ModelCutoff, AFamilyWhoseFirstPicksRanFarBehindTheBestIsRuledOutWhole) {
   EXPECT_TRUE(run(ModelCutoff::kFarBehind * 1.05, probe));
   EXPECT_FALSE(run(ModelCutoff::kFarBehind * 1.05, probe - 1)) << "judged on too few picks";
   EXPECT_FALSE(run(ModelCutoff::kFarBehind * 0.95, probe)) << "within reach: calibrated as before";
+  EXPECT_TRUE(run(ModelCutoff::kHopeless * 1.05, 1)) << "hopeless on its first pick";
+  EXPECT_FALSE(run(ModelCutoff::kHopeless * 0.95, 1)) << "far behind, but judged on one pick";
   // Another shape's winner of the family that ran well here keeps it in.
   ModelCutoff cut(p, lim);
   cut.measured(warptiled[0], 1.0);

@@ -189,6 +189,7 @@ bool ModelCutoff::ruled_out(const KernelConfig& c) const {
   const auto it = families_.find(&c.family());
   if (it == families_.end() || best_ms_ == 0) return false;
   const Calibration& cal = it->second;
+  if (cal.measured >= 1 && cal.best_ms > kHopeless * best_ms_) return true;
   if (cal.measured >= kFamilyProbe && cal.best_ms > kFarBehind * best_ms_) return true;
   return cal.measured >= kMinMeasured && modelled * cal.lowest_ratio > kMargin * best_ms_;
 }

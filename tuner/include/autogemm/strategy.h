@@ -105,14 +105,17 @@ std::vector<KernelConfig> neighbour_candidates(const std::vector<KernelConfig>& 
 /// any family is ruled out whole before it is calibrated: in fp32_accurate
 /// mode at 16384^3 the mma.sync family (6x the winner, 0.45 s a launch) and
 /// the strict ones (2.4x and 2.8x) took 6 s of a 14 s tuning (H100) to be
-/// calibrated and lose. Thread-safe: compile threads ask while the measuring
-/// thread reports.
+/// calibrated and lose. A family whose very first pick ran over kHopeless
+/// times the best is ruled out at once: the mma.sync family's picks at 6x
+/// cost about a second each there. Thread-safe: compile threads ask while
+/// the measuring thread reports.
 class ModelCutoff {
  public:
   static constexpr int kMinMeasured = 6;
   static constexpr double kMargin = 1.15;
   static constexpr int kFamilyProbe = 3;
   static constexpr double kFarBehind = 2.0;
+  static constexpr double kHopeless = 3.0;
 
   ModelCutoff(const Problem& p, const SearchLimits& lim) : p_(p), lim_(lim) {}
   /// A verified measurement of `c`. Another shape's winner (history) does
