@@ -155,21 +155,9 @@ Tf32x3WgFamily::Staging Tf32x3WgFamily::staging(const Tf32x3WgParams& t, const P
     s.b_parts = up(int64_t(std::max(s.end, kWorkspaceCounterFloats)), 32);
     s.end = s.b_parts + 2 * size_t(s.chunk_n) * up(p.k, 4);
   }
-  s.chunk_m = p.m;
   if (t.a_transposed) {
     s.a_kmajor = up(int64_t(std::max(s.end, kWorkspaceCounterFloats)), 32);
-    // Without split-K, A's copy takes what is left: past that, the rows run
-    // in bands of whole tile rows, as few as fit and of even heights, each
-    // copied and multiplied (with all of B's column bands) in turn.
-    if (t.split_k == 1) {
-      const int64_t room = int64_t(KernelConfig::kMaxWorkspaceFloats) - int64_t(s.a_kmajor);
-      const int64_t bm = block_m(t), fit = std::max<int64_t>(0, room) / int64_t(up(p.k, 4)) / bm * bm;
-      if (fit < p.m) {
-        const int64_t bands = (p.m + std::max(bm, fit) - 1) / std::max(bm, fit);
-        s.chunk_m = int64_t(up((p.m + bands - 1) / bands, bm));
-      }
-    }
-    s.end = s.a_kmajor + size_t(s.chunk_m) * up(p.k, 4);
+    s.end = s.a_kmajor + size_t(p.m) * up(p.k, 4);
   }
   return s;
 }
@@ -329,17 +317,12 @@ double Tf32x3WgFamily::cost(const KernelConfig& cfg, const Problem& p, const Sea
   // The pre-pass: A and B read and written once, by one more launch.
   if (c.pre_pass == 1 && !p.aligned)
     total += 0.17 * 4.0 * 2.0 * double((c.a_transposed ? 0 : p.m) + (c.b_split ? 0 : p.n)) * double(p.k) + 0.8e6;
-  // A's transposing copy: A read and written once, by one more launch a
-  // row band.
-  const Staging s = staging(c, p);
-  const double row_bands = std::ceil(double(p.m) / double(std::max<int64_t>(1, s.chunk_m)));
-  if (c.a_transposed) total += 0.17 * 4.0 * 2.0 * double(p.m) * double(p.k) + 0.8e6 * row_bands;
-  // B's split: B read, its two parts written, by one more launch a band,
-  // all of it again in every row band.
+  // A's transposing copy: A read and written once, by one more launch.
+  if (c.a_transposed) total += 0.17 * 4.0 * 2.0 * double(p.m) * double(p.k) + 0.8e6;
+  // B's split: B read, its two parts written, by one more launch a band.
   if (c.b_split) {
-    const double bands = std::ceil(double(p.n) / double(std::max<int64_t>(1, s.chunk_n)));
-    total += row_bands * (0.17 * 4.0 * 3.0 * double(p.n) * double(p.k) + 0.8e6 * bands) +
-             1.7e6 * (row_bands * bands - 1.0);
+    const double bands = std::ceil(double(p.n) / double(std::max<int64_t>(1, staging(c, p).chunk_n)));
+    total += 0.17 * 4.0 * 3.0 * double(p.n) * double(p.k) + 0.8e6 * bands + 1.7e6 * (bands - 1.0);
   }
   return total;
 }

@@ -173,38 +173,28 @@ void Tf32x3WgFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
   const CanonicalCall call = t.pre_pass == 1 && !p.aligned ? stage(t, a.functions.back(), a) : a.call;
   const Staging s = staging(t, p);
   const CUfunction kmajor_kernel = t.b_split || t.a_transposed ? a.functions.at(t.split_k > 1 ? 2 : 1) : nullptr;
-  // One band of rows, or (at=1, A's copy past what is left of the
-  // workspace) bands of chunk_m, each copied k-contiguous; in each, one band
-  // of columns, or (bs=1, B's parts past half the workspace) bands of
-  // chunk_n, each a GEMM of its own on the stream: B's split (read where the
-  // caller has B), the main kernel, the fold.
-  const int64_t band_m = std::max<int64_t>(1, s.chunk_m), band_n = std::max<int64_t>(1, s.chunk_n);
-  int64_t m0 = 0;
+  if (t.a_transposed) kmajor(kmajor_kernel, a.call, a.call.a, p.m, p.lda, false, s.a_kmajor, 1, a);
+  // One band of columns, or (bs=1, B's parts past half the workspace) bands
+  // of chunk_n, each a GEMM of its own on the stream: B's split (read where
+  // the caller has B), the main kernel, the fold.
+  const int64_t band_n = std::max<int64_t>(1, s.chunk_n);
+  int64_t n0 = 0;
   do {
-    CanonicalCall rows = call;
-    rows.problem.m = std::min(band_m, p.m - m0);
-    rows.a = call.a + (p.trans_a ? m0 : m0 * p.lda);
-    rows.c = call.c + m0 * p.ldc;
-    if (t.a_transposed) kmajor(kmajor_kernel, rows, rows.a, rows.problem.m, p.lda, false, s.a_kmajor, 1, a);
-    int64_t n0 = 0;
-    do {
-      CanonicalCall band = rows;
-      band.problem.n = std::min(band_n, p.n - n0);
-      band.b = rows.b + (p.trans_b ? n0 * p.ldb : n0);
-      band.c = rows.c + n0;
-      const LaunchArgs band_args{a.functions, band, a.stream, a.workspace, a.sm_count, a.dependent_launch};
-      if (t.b_split) kmajor(kmajor_kernel, band, band.b, band.problem.n, p.ldb, p.trans_b, s.b_parts, 2, a);
-      launch_main(t, geometry(c, band.problem), band, a);
-      // sk > 1: the second kernel folds the partial tiles into the caller's
-      // C, over the GPU. Past 16 slices the fold is wide: a block per 32
-      // elements (fold_wide in sgemm_tf32x3wg.cu).
-      if (t.split_k > 1)
-        launch_reduce_kernel(a.functions.at(1), band_args, "cuLaunchKernel(agemm_tf32x3wg_reduce)",
-                             t.split_k > 16 ? 32 : 256);
-      n0 += band_n;
-    } while (n0 < p.n);
-    m0 += band_m;
-  } while (m0 < p.m);
+    CanonicalCall band = call;
+    band.problem.n = std::min(band_n, p.n - n0);
+    band.b = call.b + (p.trans_b ? n0 * p.ldb : n0);
+    band.c = call.c + n0;
+    const LaunchArgs band_args{a.functions, band, a.stream, a.workspace, a.sm_count, a.dependent_launch};
+    if (t.b_split) kmajor(kmajor_kernel, band, band.b, band.problem.n, p.ldb, p.trans_b, s.b_parts, 2, a);
+    launch_main(t, geometry(c, band.problem), band, a);
+    // sk > 1: the second kernel folds the partial tiles into the caller's C,
+    // over the GPU. Past 16 slices the fold is wide: a block per 32 elements
+    // (fold_wide in sgemm_tf32x3wg.cu).
+    if (t.split_k > 1)
+      launch_reduce_kernel(a.functions.at(1), band_args, "cuLaunchKernel(agemm_tf32x3wg_reduce)",
+                           t.split_k > 16 ? 32 : 256);
+    n0 += band_n;
+  } while (n0 < p.n);
 }
 
 }  // namespace autogemm

@@ -295,33 +295,6 @@ TEST_F(GpuTf32x3WgPreSplitB, RightInEveryLayoutAndClass) {
   expect_inf_line(product(build_for(c, dev_), a, b, m, n, kk), m, n, kk, -1, 5);
 }
 
-// at=1 where A's copy passes what is left of the workspace: the rows run in
-// bands, each copied and multiplied with B's parts split again; right in both
-// of A^T's layouts with B, aligned and not.
-TEST_F(GpuTf32x3WgPreSplitB, TransposedAInRowBandsIsRight) {
-  if (!Tf32x3WgFamily::instance().arch(dev_)) GTEST_SKIP() << "tf32x3wg does not run on " << dev_.arch();
-  for (const bool tb : {false, true})
-    for (const bool aligned : {true, false}) {
-      Tf32x3WgParams w;
-      w.bn = 128, w.wg = 2, w.a_regs = 1, w.producers = 1, w.raw = 0, w.split = 4, w.b_split = 1;
-      w.drain = 1, w.swizzle = 8, w.a_transposed = 1;
-      const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, true, tb, aligned ? 8300 : 8301, 200, 8192, aligned);
-      w.pre_pass = p.aligned ? 0 : 1;
-      const KernelConfig c(w, true, tb);
-      ASSERT_TRUE(c.can_implement(p)) << c.to_string();
-      ASSERT_LT(Tf32x3WgFamily::staging(w, p).chunk_m, p.m) << "the rows must run in bands";
-      SCOPED_TRACE(c.to_string() + " on " + p.to_string());
-      const LoadedKernel k = LoadedKernel::load(c, compile_kernel(c, kernel_arch(c, dev_)).cubin, dev_);
-      Verifier ver(p, dev_, 1.25f, -0.5f, 9, 4);
-      const DeviceBuffer ws = workspace_for(c, p);
-      Stream st;
-      ver.prepare(st.get());
-      k.launch(ver.call(), st.get(), ws.get());
-      const VerifyResult r = ver.check(st.get(), AccuracyClass::Fp32Accurate);
-      EXPECT_TRUE(r.ok) << r.why << " (rel " << r.rel_error << ")";
-    }
-}
-
 INSTANTIATE_TEST_SUITE_P(Accurate, GpuTf32x3, ::testing::ValuesIn(accurate_families()),
                          [](const ::testing::TestParamInfo<const KernelFamily*>& info) {
                            return std::string(info.param->name());

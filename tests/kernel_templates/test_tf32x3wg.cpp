@@ -188,46 +188,6 @@ TEST(Tf32x3Wg, TransposedAFollowsThePartsAndIsOnlyForATransposed) {
   EXPECT_FALSE(KernelConfig(params(128, 2, 1, 1, 3, 3, 1), true, false).is_valid(nullptr)) << "ar=1 on A^T without at=1";
 }
 
-// at=1 past what the workspace holds: without split-K the rows run in bands
-// of whole tile rows, A's copy in what B's parts leave; with split-K, no
-// bands (the config does not implement the problem).
-TEST(Tf32x3Wg, TransposedARunsInRowBandsWhereItsCopyPassesTheWorkspace) {
-  Tf32x3WgParams t = params(128, 2, 1, 1, 0, 4, 1, 8);
-  t.b_split = 1, t.a_transposed = 1;
-  const KernelConfig c(t, true, false);
-  const auto fits = [&](const Problem& p) { return c.workspace_floats(p) <= KernelConfig::kMaxWorkspaceFloats; };
-  const Problem small = problem(4096, 4096, 4096, 1, true);
-  EXPECT_EQ(Tf32x3WgFamily::staging(t, small).chunk_m, 4096) << "A's 16M floats fit";
-  // B's parts take half of what dispatch allocates, A's copy a little less
-  // than the other half (after the counters): 3 and 9 even bands.
-  for (const auto& [n, rows] : {std::pair<int64_t, int64_t>{8192, 2816}, {16384, 1920}}) {
-    const Problem big = problem(n, n, n, 1, true);
-    const Tf32x3WgFamily::Staging s = Tf32x3WgFamily::staging(t, big);
-    EXPECT_EQ(s.chunk_n, 32 * 1024 * 1024 / (2 * n));
-    EXPECT_EQ(s.chunk_m, rows) << n;
-    EXPECT_TRUE(fits(big));
-    EXPECT_TRUE(c.can_implement(big));
-  }
-  const Problem odd = problem(8300, 200, 8192, 1, false);  // B's parts are small: A takes more
-  const Tf32x3WgFamily::Staging s = Tf32x3WgFamily::staging(t, odd);
-  EXPECT_EQ(s.chunk_n, 200);
-  EXPECT_EQ(s.chunk_m, 4224) << "two bands of 4150 rows, rounded up to whole tile rows";
-  EXPECT_TRUE(fits(odd));
-  Tf32x3WgParams split = t;
-  split.split_k = 2;
-  EXPECT_EQ(Tf32x3WgFamily::staging(split, problem(8192, 8192, 8192, 1, true)).chunk_m, 8192);
-  EXPECT_FALSE(KernelConfig(split, true, false).can_implement(problem(8192, 8192, 8192, 1, true)));
-  // The space now offers at=1 to the large squares' A^T layouts.
-  const Tf32x3WgFamily& f = Tf32x3WgFamily::instance();
-  const SearchLimits lim = SearchLimits::of(autogemm::testing::fake_h200());
-  for (int layout : {1, 3}) {
-    int transposed = 0;
-    for (const KernelConfig& x : f.search_space(problem(8192, 8192, 8192, layout, true), lim))
-      transposed += x.get<Tf32x3WgParams>().a_transposed;
-    EXPECT_GT(transposed, 0) << "layout " << layout;
-  }
-}
-
 // A batch's operands are 3-D tensor maps stepping by whole products: a
 // stride of 0 (one operand for all) or at least the product's extent.
 TEST(Tf32x3Wg, BatchesWhoseProductsDoNotOverlap) {

@@ -85,20 +85,16 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
   /// Where the pre-pass stages A and B in the workspace (floats from its
   /// start, each 128-byte aligned, rows padded to 4 floats), where B's split
   /// parts go (bs=1: big then small, chunk_n rows of K padded to 4 each),
-  /// where A goes k-contiguous (at=1: chunk_m rows of K padded to 4), and
-  /// the end of what the config uses; nothing is staged for an aligned
-  /// problem, nor B with bs=1 or A with at=1 (their pre-passes read any
-  /// alignment), and C never (the kernels write it at any alignment). With
-  /// bs=1 the columns are computed in bands of chunk_n (a multiple of bn; N
-  /// when the parts of all of B fit in half of what dispatch allocates), each
-  /// split, multiplied and (split-K) folded in turn; the partial tiles are a
-  /// band's. With at=1 and no split-K the rows are computed in bands of
-  /// chunk_m (a multiple of the block's rows; M when A's copy fits in what
-  /// is left), each copied and then multiplied with every column band (whose
-  /// split is repeated per row band).
+  /// where A goes k-contiguous (at=1: M rows of K padded to 4), and the end
+  /// of what the config uses; nothing is staged for an aligned problem, nor
+  /// B with bs=1 or A with at=1 (their pre-passes read any alignment), and C
+  /// never (the kernels write it at any alignment). With bs=1 the columns are
+  /// computed in bands of chunk_n (a multiple of bn; N when the parts of all
+  /// of B fit in half of what dispatch allocates), each split, multiplied
+  /// and (split-K) folded in turn; the partial tiles are a band's.
   struct Staging {
     size_t a = 0, b = 0, b_parts = 0, a_kmajor = 0, end = 0;
-    int64_t chunk_n = 0, chunk_m = 0;
+    int64_t chunk_n = 0;
   };
   static Staging staging(const Tf32x3WgParams& t, const Problem& p);
 
