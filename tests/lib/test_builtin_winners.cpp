@@ -248,8 +248,9 @@ TEST(BuiltinDispatch, EveryProblemGetsAConfigThatImplementsIt) {
     ASSERT_EQ(c.source, PlanSource::Default);
     // A row of another shape, not the family's own default, is one the
     // family's space could have offered p.
-    if (!(c.config.family().default_config(p) == c.config))
+    if (!(c.config.family().default_config(p) == c.config)) {
       ASSERT_TRUE(c.config.family().in_space(c.config, p, SearchLimits{})) << p.to_string() << ": " << c.config.to_string();
+    }
   }
 }
 
