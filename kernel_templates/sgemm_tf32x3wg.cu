@@ -43,9 +43,6 @@
 // AG_SPLIT_K     K slices computed by different blocks (blockIdx.y); > 1
 //                writes partial tiles to the workspace, folded into C by
 //                agemm_tf32x3wg_reduce (1, the default: no workspace)
-// AG_MIN_BLOCKS  blocks an SM holds at once: 1 (default) or 2 (one consumer
-//                and one producer warpgroup, without setmaxnreg: 128
-//                registers a thread, half the shared memory)
 // AG_TF32_PASSES 3 (default): 3xTF32; 1: big*big only (plain TF32). Not a
 //                family parameter: a test builds 1 to prove that the verifier
 //                rejects plain TF32 output.
@@ -101,9 +98,6 @@
 #ifndef AG_A_TRANSPOSED
 #define AG_A_TRANSPOSED 0
 #endif
-#ifndef AG_MIN_BLOCKS
-#define AG_MIN_BLOCKS 1
-#endif
 
 #define AG_BK 32
 #define AG_BM (64 * AG_WG)
@@ -124,8 +118,6 @@
 static_assert(AG_BN == 64 || AG_BN == 128 || AG_BN == 192, "AG_BN must be 64, 128 or 192");
 static_assert(AG_WG == 1 || AG_WG == 2, "AG_WG must be 1 or 2");
 static_assert(AG_PRODUCERS == 1 || AG_PRODUCERS == 2, "AG_PRODUCERS must be 1 or 2");
-static_assert(AG_MIN_BLOCKS == 1 || (AG_MIN_BLOCKS == 2 && AG_THREADS == 256),
-              "AG_MIN_BLOCKS is 1, or 2 with one consumer and one producer warpgroup");
 static_assert(AG_B_SPLIT ? AG_RAW == 0 && AG_SPLIT >= 2 && AG_SPLIT <= 4
                          : AG_RAW >= 2 && AG_RAW <= 3 && AG_SPLIT >= 2 && AG_SPLIT <= 3,
               "2..3 raw and split buffers, or no raw and 2..4 split buffers with AG_B_SPLIT");
@@ -404,12 +396,7 @@ __device__ __noinline__ float fp32_dot(const float* __restrict__ A, i64 lda, con
 
 __device__ __forceinline__ bool non_finite(float v) { return (__float_as_uint(v) & 0x7f800000u) == 0x7f800000u; }
 
-// Technique: two blocks per SM (AG_MIN_BLOCKS 2) for few tiles and long K.
-// One consumer warpgroup chains every wgmma of a slice on one accumulator
-// tile and waits out each chain's latency; a second block on the SM, with
-// its own accumulators and K run, issues into those waits (with split-K
-// twice as deep, so that the grid still holds two blocks an SM).
-extern "C" __global__ void __launch_bounds__(AG_THREADS, AG_MIN_BLOCKS)
+extern "C" __global__ void __launch_bounds__(AG_THREADS, 1)
     agemm_tf32x3wg(int M, int N, int K, float alpha, const float* __restrict__ A, i64 lda,
                    const float* __restrict__ B, i64 ldb, float beta, float* __restrict__ C, i64 ldc,
                    float* __restrict__ workspace, i64 stride_a, i64 stride_b, i64 stride_c, int z_first,

@@ -31,7 +31,7 @@ int64_t tiles_of(const Tf32x3WgParams& t, const Problem& p) {
 // Measured with ptxas (sm_90a, 2026-12-01): 12..27 above tile_registers().
 constexpr int kOverheadRegisters = 28;
 constexpr int kSliceK = 32;  // AG_BK in sgemm_tf32x3wg.cu
-constexpr int kMaxSplitK = 256;
+constexpr int kMaxSplitK = 128;
 
 int64_t k_slices(const Problem& p) { return (p.k + kSliceK - 1) / kSliceK; }
 
@@ -58,7 +58,7 @@ const ParamTable<Tf32x3WgParams>& Tf32x3WgFamily::table() {
        "accumulator drain: 0 = products accumulate in the wgmma accumulators; d = every d slices are added into FP32 totals"},
       {"sw", "AG_SWIZZLE", &P::swizzle, {1, 2, 4, 8, 16}, 0, 0, 1, Presence::Always, nullptr, "1, 2, 4, 8 or 16",
        "block raster group height: groups of sw tile-rows walked column by column, for L2 reuse"},
-      {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, kMaxSplitK, 1, Presence::UnlessDefault, nullptr, "1..256",
+      {"sk", "AG_SPLIT_K", &P::split_k, {}, 1, kMaxSplitK, 1, Presence::UnlessDefault, nullptr, "1..128",
        "split-K: K slices in separate blocks, folded by a second kernel (1 = none)"},
       {"pp", nullptr, &P::pre_pass, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
        "1 = pre-pass: unaligned operands copied to aligned rows in the workspace first (the unaligned class)"},
@@ -66,9 +66,6 @@ const ParamTable<Tf32x3WgParams>& Tf32x3WgFamily::table() {
        "1 = B split into its TF32 parts once, by a pre-pass into the workspace; the producers only copy (needs ar=1)"},
       {"at", "AG_A_TRANSPOSED", &P::a_transposed, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
        "1 = A^T copied k-contiguous into the workspace by a pre-pass, for A split in registers (ta=1, ar=1)"},
-      {"occ", "AG_MIN_BLOCKS", &P::blocks_per_sm, {1, 2}, 0, 0, 1, Presence::UnlessDefault, nullptr, "1 or 2",
-       "blocks an SM holds at once: 2 = two blocks of one consumer and one producer warpgroup (128 registers a "
-       "thread, at most 113 KiB of shared memory each)"},
   };
   return t;
 }
@@ -88,28 +85,23 @@ int Tf32x3WgFamily::consumer_registers(const Tf32x3WgParams& t) {
   // AG_CONSUMER_REGS (setmaxnreg) where the kernel defines it.
   if (t.producers == 2) return t.wg == 2 ? 160 : 232;
   if (t.wg == 2) return 216;
-  return std::min(255, 65536 / (threads(t) * t.blocks_per_sm) / 8 * 8);
+  return std::min(255, 65536 / threads(t) / 8 * 8);
 }
 
 int Tf32x3WgFamily::threads(const KernelConfig& c) const { return threads(params(c)); }
 size_t Tf32x3WgFamily::smem_bytes(const KernelConfig& c) const { return smem_bytes(params(c)); }
 
 bool Tf32x3WgFamily::constraints_hold(const Tf32x3WgParams& p, const KernelConfig& c, std::string* why) const {
-  // __launch_bounds__(threads, occ): 64K registers for occ blocks, at most
-  // 255 a thread; beyond that ptxas spills.
+  // One block per SM by design (__launch_bounds__(threads, 1)): 64K registers
+  // for the block, at most 255 per thread; beyond that ptxas spills.
   if (p.a_regs && c.trans_a && !p.a_transposed) return fail(why, "ar=1 needs k-contiguous A (ta=0, or ta=1 with at=1)");
   if (p.a_transposed && !(c.trans_a && p.a_regs)) return fail(why, "at=1 is for ta=1 with ar=1");
   if (p.b_split && !p.a_regs) return fail(why, "bs=1 needs ar=1 (the producers split nothing)");
   if ((p.raw == 0) != (p.b_split == 1)) return fail(why, "raw=0 exactly with bs=1 (a pre-split B needs no raw ring)");
   if (p.split == 4 && !p.b_split) return fail(why, "split=4 only with bs=1 (the raw ring leaves no room)");
-  if (p.blocks_per_sm == 2 && threads(p) != 256)
-    return fail(why, "occ=2 needs one consumer and one producer warpgroup (wg=1, pw=1)");
-  // Two blocks share an SM's 228 KiB, less 1 KiB the hardware keeps per block.
-  if (p.blocks_per_sm == 2 && smem_bytes(p) > 113 * 1024)
-    return fail(why, "occ=2 needs at most 113 KiB of shared memory a block (fewer raw or split buffers)");
   if (tile_registers(p) + kOverheadRegisters > consumer_registers(p))
     return fail(why, "accumulators (and drain totals) must fit in a consumer's registers: min(255, "
-                     "65536/(threads*occ)), or 160 (wg=2) and 232 (wg=1) with two producer warpgroups");
+                     "65536/threads), or 160 (wg=2) and 232 (wg=1) with two producer warpgroups");
   // 227 KiB: the opt-in limit of sm_90 (the family runs nowhere else).
   if (smem_bytes(p) > 227 * 1024) return fail(why, "shared memory above 227 KiB (fewer raw or split buffers)");
   return true;
@@ -212,18 +204,15 @@ LaunchGeometry Tf32x3WgFamily::geometry(const KernelConfig& c, const Problem& p)
 namespace {
 
 // Split-K is tried (a) while the tiles alone fill less than one wave of one
-// block per SM, up to two waves of blocks (of two blocks an SM with occ=2,
-// which is tried only there, past one block an SM), and (b) with 2..4 slices
-// when the tiles, fewer than four waves, leave the last wave less than 3/4
-// full. Each block keeps at least 4 slices (its pipeline's depth and more); a
-// batch never splits.
+// block per SM, up to two waves of blocks, and (b) with 2..4 slices when the
+// tiles, fewer than four waves, leave the last wave less than 3/4 full. Each
+// block keeps at least 4 slices (its pipeline's depth and more); a batch
+// never splits.
 bool split_k_worth_trying(const Tf32x3WgParams& c, const Problem& p, const SearchLimits& lim) {
   const int sk = c.split_k;
-  if (sk == 1) return c.blocks_per_sm == 1;
+  if (sk == 1) return true;
   const int64_t tiles = tiles_of(c, p), sms = lim.sm_count;
   if (p.batch > 1 || k_slices(p) < 4 * int64_t(sk)) return false;
-  // Two blocks an SM only where the grid holds more blocks than SMs.
-  if (c.blocks_per_sm == 2) return tiles < sms && tiles * sk > sms && tiles * sk <= 4 * sms;
   if (tiles < sms) return tiles * sk <= 2 * sms;
   if (sk > 4 || tiles >= 4 * sms) return false;
   const double waves = double(tiles) / double(sms);
@@ -237,15 +226,15 @@ const ParamSpace<Tf32x3WgParams>& tf32x3wg_space() {
   using P = Tf32x3WgParams;
   using Point = SpacePoint<P>;
   using F = Tf32x3WgFamily;
-  enum { BN, WG, AT, AR, BS, RINGS, DR, OCC, SK };
+  enum { BN, WG, AT, AR, BS, RINGS, DR, SK };
   // Ring depths (raw, split), deepest first; is_valid keeps those that fit
   // in 227 KiB with the block's tiles. A pre-split B has no raw ring.
   const SpaceAxis<P> rings{{&P::raw, &P::split}, {{3, 3}, {3, 2}, {2, 2}, {0, 4}, {0, 3}}};
   static const ParamSpace<P> space(
       {axis(&P::bn, {64, 128, 192}), axis(&P::wg, {1, 2}), axis(&P::a_transposed, {0, 1}), axis(&P::a_regs, {0, 1}),
        axis(&P::b_split, {0, 1}), rings,
-       axis(&P::drain, {0, 1}), axis(&P::blocks_per_sm, {1, 2}),
-       axis(&P::split_k, {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256})},
+       axis(&P::drain, {0, 1}),
+       axis(&P::split_k, {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128})},
       {{"the pre-pass exactly for the unaligned class", -1,
         [](P& c, const Problem& p) { c.pre_pass = p.aligned ? 0 : 1; }},
        {"raster bands of 8 tile rows where there are 16", WG,
@@ -274,8 +263,6 @@ const ParamSpace<Tf32x3WgParams>& tf32x3wg_space() {
         [](const Point& x) { return (x.params.raw == 0) == (x.params.b_split == 1); }},
        {"a drain every slice, none when K is one slice", DR,
         [](const Point& x) { return (x.params.drain == 0) == ((x.problem.k + kSliceK - 1) / kSliceK <= 1); }},
-       {"two blocks an SM only with one consumer and one producer warpgroup", OCC,
-        [](const Point& x) { return x.params.blocks_per_sm == 1 || F::threads(x.params) == 256; }},
        {"split-K only where the tiles leave SMs idle", SK,
         [](const Point& x) { return split_k_worth_trying(x.params, x.problem, x.limits); }},
        implements_problem<P>(),
@@ -302,16 +289,14 @@ double Tf32x3WgFamily::cost(const KernelConfig& cfg, const Problem& p, const Sea
   // (about 2.4 ps on the H200's 3xTF32, from 4096^3 at 1.29 ms).
   const Tf32x3WgParams& c = params(cfg);
   const double blocks = double(tiles_of(c, p)) * c.split_k * double(std::max<int64_t>(1, p.batch));
-  // A wave of occ blocks an SM takes occ blocks' time.
-  const double waves = std::ceil(blocks / (double(lim.sm_count) * c.blocks_per_sm)) * c.blocks_per_sm;
+  const double waves = std::ceil(blocks / lim.sm_count);
   // Tensor-core work of one block, padded tiles included, plus about two
   // slices of pipeline fill and epilogue.
   const double slices = std::ceil(double(k_slices(p)) / c.split_k) + 2.0;
   const double block_mac = double(block_m(c)) * c.bn * slices * kSliceK;
   // One consumer warpgroup leaves the tensor cores idle while it waits and
-  // drains; two (in one block, or in two blocks an SM) alternate. n64
-  // wgmmas move as many A bytes for half the work.
-  const double f_wg = c.wg == 2 || c.blocks_per_sm == 2 ? 1.0 : 0.75;
+  // drains; two alternate. n64 wgmmas move as many A bytes for half the work.
+  const double f_wg = c.wg == 2 ? 1.0 : 0.75;
   const double f_n = c.bn == 64 ? 0.8 : 1.0;
   // L2 traffic: (bm + bn) floats per k for bm*bn MACs, which matters only
   // while most SMs are busy.

@@ -54,25 +54,7 @@ TEST(Tf32x3Wg, CanonicalText) {
   // Split-K appears in the text only when it splits.
   const KernelConfig s(params(128, 2, 2, 0, 3, 2, 1, 8, 4), false, true);
   EXPECT_EQ(s.to_string(), "tf32x3wg bn=128 wg=2 pw=2 ar=0 raw=3 split=2 dr=1 sw=8 sk=4 ta=0 tb=1");
-  EXPECT_FALSE(KernelConfig::parse("tf32x3wg bn=128 wg=2 pw=2 ar=0 raw=3 split=2 dr=1 sw=8 sk=257 ta=0 tb=1").has_value());
-  // Two blocks an SM appear only where asked, and only for 256 threads
-  // within half of the shared memory and 128 registers a thread.
-  const KernelConfig two(params(64, 1, 1, 1, 3, 3, 1, 1, 256), false, false);
-  Tf32x3WgParams t = two.get<Tf32x3WgParams>();
-  t.blocks_per_sm = 2;
-  const KernelConfig occ2(t, false, false);
-  EXPECT_EQ(occ2.to_string(), "tf32x3wg bn=64 wg=1 pw=1 ar=1 raw=3 split=3 dr=1 sw=1 sk=256 occ=2 ta=0 tb=0");
-  EXPECT_TRUE(occ2.is_valid(nullptr));
-  EXPECT_EQ(Tf32x3WgFamily::consumer_registers(t), 128);
-  std::string why;
-  t.wg = 2;
-  EXPECT_FALSE(KernelConfig(t, false, false).is_valid(&why));
-  EXPECT_NE(why.find("occ=2"), std::string::npos) << why;
-  // bn=128's accumulators and drain totals (128 registers) leave no room.
-  t.wg = 1, t.bn = 128, t.raw = 2, t.split = 2;
-  EXPECT_FALSE(KernelConfig(t, false, false).is_valid(&why));
-  EXPECT_NE(why.find("registers"), std::string::npos) << why;
-  EXPECT_FALSE(KernelConfig::parse("tf32x3wg bn=128 wg=1 pw=1 ar=1 raw=2 split=2 dr=1 sw=1 occ=2 ta=0 tb=0"));
+  EXPECT_FALSE(KernelConfig::parse("tf32x3wg bn=128 wg=2 pw=2 ar=0 raw=3 split=2 dr=1 sw=8 sk=129 ta=0 tb=1").has_value());
 }
 
 // Split-K: partial tiles after the counter area, rows padded to 4 floats,
@@ -298,9 +280,9 @@ TEST(Tf32x3Wg, SpaceKeepsAccumulationChainsShort) {
 }
 
 // Few output tiles and long K: the space offers split-K where the tiles fill
-// under a wave (up to two waves of blocks, of two blocks an SM with occ=2) or
-// leave a last wave mostly idle (up to 4 slices), and the model ranks a split
-// first; a full GPU of tiles and a batch never split.
+// under a wave (up to two waves of blocks) or leave a last wave mostly idle
+// (up to 4 slices), and the model ranks a split first; a full GPU of tiles
+// and a batch never split.
 TEST(Tf32x3Wg, SplitKWhereTilesLeaveSmsIdle) {
   const Tf32x3WgFamily& f = Tf32x3WgFamily::instance();
   const SearchLimits lim = SearchLimits::of(autogemm::testing::fake_h200());
@@ -314,13 +296,8 @@ TEST(Tf32x3Wg, SplitKWhereTilesLeaveSmsIdle) {
       const unsigned tiles = c.family().geometry(c, p).grid_x;
       if (t.split_k > 1) {
         ++split;
-        EXPECT_TRUE(tiles * t.split_k <= 2u * lim.sm_count || (tiles < 4u * lim.sm_count && t.split_k <= 4) ||
-                    (t.blocks_per_sm == 2 && tiles * t.split_k <= 4u * lim.sm_count))
+        EXPECT_TRUE(tiles * t.split_k <= 2u * lim.sm_count || (tiles < 4u * lim.sm_count && t.split_k <= 4))
             << c.to_string();
-        // Two blocks an SM only where the grid has more blocks than SMs.
-        if (t.blocks_per_sm == 2) EXPECT_GT(tiles * t.split_k, unsigned(lim.sm_count)) << c.to_string();
-      } else {
-        EXPECT_EQ(t.blocks_per_sm, 1) << c.to_string();
       }
       if (!best || f.cost(c, p, lim) < f.cost(*best, p, lim)) best = &c;
     }
@@ -363,16 +340,6 @@ TEST(Tf32x3WgCompile, HeaviestConfigsOfEveryLayoutBuildCleanly) {
   for (Tf32x3WgParams w : {params(128, 2, 1, 1, 0, 4, 1, 8), params(128, 2, 1, 1, 3, 3, 1, 8)}) {
     w.a_transposed = 1, w.b_split = w.raw == 0;
     for (bool tb : {false, true}) builds.push_back({KernelConfig(w, true, tb), {}, {}, {}});
-  }
-  // Two blocks an SM (occ=2, 128 registers a thread): the register-heaviest
-  // the space admits, each ring, with B pre-split and A^T transposed.
-  for (Tf32x3WgParams w : {params(64, 1, 1, 1, 3, 3, 1, 1, 256), params(64, 1, 1, 1, 0, 4, 1, 1, 256)}) {
-    w.blocks_per_sm = 2, w.b_split = w.raw == 0;
-    for (int t = 0; t < 4; ++t) {
-      w.a_transposed = t & 1;
-      if (w.a_transposed) w.b_split = 1, w.raw = 0, w.split = 4;
-      builds.push_back({KernelConfig(w, t & 1, t & 2), {}, {}, {}});
-    }
   }
   // C7515..C7519: ptxas serialized the wgmmas or inserted waits of its own;
   // C7508: it ignored setmaxnreg.

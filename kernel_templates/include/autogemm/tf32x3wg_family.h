@@ -34,7 +34,6 @@ struct Tf32x3WgParams {
   int pre_pass = 0; ///< 1: unaligned operands copied to aligned rows in the workspace first
   int b_split = 0;  ///< 1: B split into TF32 parts by a pre-pass into the workspace (needs a_regs)
   int a_transposed = 0;  ///< 1: A^T copied k-contiguous into the workspace by a pre-pass (then a_regs)
-  int blocks_per_sm = 1;  ///< blocks an SM holds at once (2: one consumer and one producer warpgroup)
 
   bool operator==(const Tf32x3WgParams& o) const;
 };
@@ -73,9 +72,8 @@ class Tf32x3WgFamily final : public TabledFamily<Tf32x3WgFamily, Tf32x3WgParams>
   AccuracyClass accuracy() const override { return AccuracyClass::Fp32Accurate; }
 
   static int threads(const Tf32x3WgParams& t) { return 128 * (t.wg + t.producers); }
-  /// Registers a consumer thread may use: its share of 64K among the
-  /// threads of blocks_per_sm blocks, or what setmaxnreg gives it with two
-  /// warpgroups of one kind (AG_CONSUMER_REGS).
+  /// Registers a consumer thread may use: the launch share of 64K, or what
+  /// setmaxnreg gives it with two producer warpgroups (AG_CONSUMER_REGS).
   static int consumer_registers(const Tf32x3WgParams& t);
   static int block_m(const Tf32x3WgParams& t) { return 64 * t.wg; }
   static size_t smem_bytes(const Tf32x3WgParams& t);
