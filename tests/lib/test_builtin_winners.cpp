@@ -16,10 +16,10 @@
 #include "autogemm/builtin_winners.h"
 #include "autogemm/dispatch_policy.h"
 #include "autogemm/gemv_family.h"
-#include "autogemm/warptiled_family.h"
 #include "autogemm/problem.h"
 #include "autogemm/shape_spec.h"
 #include "autogemm/tuner.h"
+#include "autogemm/warptiled_family.h"
 
 namespace autogemm {
 namespace {
