@@ -3,6 +3,8 @@
 // for itself there: `template class TabledFamily<XFamily, XParams>;`.
 #pragma once
 
+#include <cstring>
+
 #include "autogemm/kernel_config.h"
 #include "autogemm/kernel_template.h"
 #include "autogemm/tabled_family.h"
@@ -57,7 +59,7 @@ std::vector<KernelConfig> TabledFamily<Derived, P>::table_split_k_refits(const K
                                                                          const SearchLimits& lim) const {
   std::vector<KernelConfig> out;
   for (const Param<P>& r : Derived::table().rows()) {
-    if (std::string(r.key) != "sk") continue;
+    if (std::strcmp(r.key, "sk") != 0) continue;
     std::vector<int> values = r.values;
     if (values.empty())  // a range row
       for (int v = r.lo; v <= r.hi; ++v) values.push_back(v);
