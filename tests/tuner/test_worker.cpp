@@ -272,6 +272,7 @@ struct CloseTimings {
     opt.families = {"tiled"};
     opt.budget = 8;
     opt.neighbours_per_seed = 0;  // the finalists are the budget's, all of them verified
+    opt.pick_deadline_s = 1e6;    // every pick, however loaded the host
     opt.compile_threads = 2;
     opt.worker_path = kFake;
   }
@@ -404,6 +405,29 @@ TEST(TunerWithFakeWorker, TheNeighbourPassStopsAtItsDeadline) {
     EXPECT_EQ(r.candidates[i].trial.config, base.candidates[i].trial.config);
   EXPECT_FALSE(r.interrupted);
   ASSERT_TRUE(r.best.has_value());
+}
+
+// Past the picks' deadline a model tuning measures no more of the picks
+// after each family's calibrating ones (which the cutoff needs, so they
+// are always measured), and still ends with a winner, not as interrupted.
+TEST(TunerWithFakeWorker, ThePicksPastTheCalibratingOnesStopAtTheirDeadline) {
+  TuneOptions opt = neighbour_options();
+  opt.budget = ModelCutoff::kMinMeasured + 4;
+  opt.neighbours_per_seed = 0;
+  opt.pick_deadline_s = 1e6;
+  const TuneResult all = Tuner(h200(), opt).tune(small());
+  opt.pick_deadline_s = 0;
+  const TuneResult cut = Tuner(h200(), opt).tune(small());
+  const auto picks = [](const TuneResult& r) {
+    return std::count_if(r.candidates.begin(), r.candidates.end(), [](const Candidate& c) { return !c.is_default; });
+  };
+  ASSERT_GT(picks(all), ModelCutoff::kMinMeasured) << "nothing past the calibrating picks to leave out";
+  EXPECT_EQ(picks(cut), ModelCutoff::kMinMeasured);
+  ASSERT_LE(cut.candidates.size(), all.candidates.size());
+  for (size_t i = 0; i < cut.candidates.size(); ++i)
+    EXPECT_EQ(cut.candidates[i].trial.config, all.candidates[i].trial.config);
+  EXPECT_FALSE(cut.interrupted);
+  ASSERT_TRUE(cut.best.has_value());
 }
 
 // A candidate whose build spills registers is recorded as a failed build,

@@ -147,6 +147,15 @@ void hold_for_calibration(std::vector<Job>& jobs) {
       j.hold_until = last_calibrating[&j.config.family()];
 }
 
+/// How many of `jobs` come before the first one held for calibration
+/// (hold_for_calibration): the default, history and each family's
+/// calibrating picks, which a model tuning always measures.
+size_t calibrating_count(const std::vector<Job>& jobs) {
+  size_t n = 0;
+  while (n < jobs.size() && jobs[n].hold_until < 0) ++n;
+  return n;
+}
+
 /// The candidates of one tuning, in measuring order: the default first (the
 /// bar to beat), then the strategy's picks (for the model: history, then
 /// each family's calibrating picks, then the rest; see calibration_first);
@@ -278,8 +287,10 @@ class Measuring {
   /// Measures `jobs` in order, each handed to on_trial and progress as it
   /// ends; with `may_rule_out` the cutoff leaves out what it rules out.
   /// TuneOptions::stop ends it early (out.interrupted); so does `deadline`,
-  /// quietly: the jobs after it are left out, not interrupted.
-  void run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time_point deadline = Clock::time_point::max());
+  /// quietly, for the jobs from `first_cut` on: they are left out, not
+  /// interrupted.
+  void run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time_point deadline = Clock::time_point::max(),
+           size_t first_cut = 0);
   /// A later pass adds `n` to the progress total.
   void expect_more(size_t n) { total_ += n; }
   bool started() const { return started_; }
@@ -299,7 +310,7 @@ class Measuring {
   bool started_ = false;  ///< the worker was set up for the problem
 };
 
-void Measuring::run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time_point deadline) {
+void Measuring::run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time_point deadline, size_t first_cut) {
   if (jobs.empty()) return;
   // Injected kernels always run.
   auto ruled_out = [this, may_rule_out](const Job& j) { return may_rule_out && !j.injected && cutoff_.ruled_out(j.config); };
@@ -311,7 +322,7 @@ void Measuring::run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time
       out_.interrupted = true;
       return;
     }
-    if (Clock::now() > deadline) {
+    if (i >= first_cut && Clock::now() > deadline) {
       log().info("{}: {} candidates left out at the pass's deadline", p_.to_string(), jobs.size() - i);
       return;
     }
@@ -352,15 +363,20 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
   const bool model = opt_.strategy == StrategyKind::Model;
   Measuring m(worker, p, dev_, opt_, progress, out, resumed + jobs.size() + injected.size());
   auto stopping = [&] { return out.interrupted || (opt_.stop && opt_.stop->load()); };
-  m.run(jobs, model);  // only a model tuning leaves candidates out
+  const auto after = [t0](double s) {
+    return t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::min(s, 1e9)));
+  };
+  // Only a model tuning leaves candidates out, by the cutoff or, past the
+  // calibrating ones (which the cutoff needs), by its deadline.
+  if (model) m.run(jobs, true, after(opt_.pick_deadline_s), calibrating_count(jobs));
+  else m.run(jobs, false);
   if (model && opt_.neighbours_per_seed > 0 && !stopping()) {
     const std::vector<Job> near = neighbour_jobs(space, out.candidates, p, dev_, opt_);
     log().info("{}: neighbour pass: {} more candidates around the best", p.to_string(), near.size());
     m.expect_more(near.size());
     // Never ruled out: they are what the model misjudged. The deadline
     // keeps a shape's tuning near its 10 s (the pass costs ~2.5 s a shape).
-    m.run(near, false, t0 + std::chrono::duration_cast<Clock::duration>(
-                                std::chrono::duration<double>(opt_.neighbour_deadline_s)));
+    m.run(near, false, after(opt_.neighbour_deadline_s));
   }
   if (!out.interrupted) m.run(injected, false);
   if (!stopping() && m.started()) remeasure_finalists(worker, out.candidates, resumed, p, m.timeout_s(), opt_.on_trial);
