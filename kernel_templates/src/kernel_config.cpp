@@ -105,10 +105,6 @@ std::vector<std::string> KernelConfig::defines() const {
   return d;
 }
 
-std::vector<KernelConfig> KernelFamily::split_k_refits(const KernelConfig&, const Problem&, const SearchLimits&) const {
-  return {};
-}
-
 std::optional<KernelConfig> KernelFamily::fitted(const KernelConfig& c, const Problem& p) const {
   if (c.can_implement(p)) return c;
   KernelConfig t = c;

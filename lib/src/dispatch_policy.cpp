@@ -102,13 +102,6 @@ double distance(const ShapeKey& s, const Problem& p) {
 /// How many built-in rows nearest to a problem compete for it.
 constexpr size_t kBuiltinNeighbours = 8;
 
-/// A row's tiles with another split (KernelFamily::split_k_refits) displace
-/// the measured rows only where the model puts them 10 % ahead: on the 49
-/// class-sweep shapes whose choice refits change (H200, before tuning),
-/// a margin of 0.9 left 11 below 0.90 of cuBLAS (15 without refits), 1.0
-/// left 12 and 0.8 left 13 (DECISIONS).
-constexpr double kRefitMargin = 0.9;
-
 /// Offers `choice` every entry of `rows` (other shapes' winners, `source`)
 /// that `mode` admits and that suits `p`, estimated by its family's model of
 /// p in seconds, through the entry's own measured/modelled ratio where its
@@ -123,7 +116,7 @@ constexpr double kRefitMargin = 0.9;
 /// batched rows serve batched problems only and plain rows plain ones; and
 /// only the kBuiltinNeighbours nearest compete, each through its own ratio,
 /// so that a regime the table has no row of borrows nothing from another's
-/// model error, with each split-K factor the space offers p beside its own.
+/// model error.
 const TunedEntry* offer(Choice& choice, const std::vector<TunedEntry>& rows, PlanSource source, const Problem& p,
                         MathMode mode, const SearchLimits& lim, bool builtin, size_t max_workspace) {
   const ShapeKey key = p.key();
@@ -169,17 +162,10 @@ const TunedEntry* offer(Choice& choice, const std::vector<TunedEntry>& rows, Pla
     offers.resize(kBuiltinNeighbours);
   }
   for (const Offer& o : offers) {
-    const KernelFamily& f = o.config.family();
-    const auto it = calib.find(&f);
+    const auto it = calib.find(&o.row->config.family());
     const bool own = builtin || o.distance <= std::log(4.0) || it == calib.end();
     const double ratio = own ? calibration(*o.row, lim) : it->second;
-    choice.consider(o.config, source, ratio * f.cost(o.config, p, lim), o.distance);
-    // A built-in row's tiles with p's own split-K, through the row's ratio:
-    // its split suits its K and tile count, not p's (kRefitMargin).
-    if (!builtin) continue;
-    for (const KernelConfig& r : f.split_k_refits(o.config, p, lim))
-      if (r.workspace_floats(p) <= max_workspace)
-        choice.consider(r, source, ratio * f.cost(r, p, lim) / kRefitMargin, o.distance);
+    choice.consider(o.config, source, ratio * o.config.family().cost(o.config, p, lim), o.distance);
   }
   return exact;
 }

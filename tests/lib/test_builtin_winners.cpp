@@ -18,8 +18,6 @@
 #include "autogemm/gemv_family.h"
 #include "autogemm/problem.h"
 #include "autogemm/shape_spec.h"
-#include "autogemm/tuner.h"
-#include "autogemm/warptiled_family.h"
 
 namespace autogemm {
 namespace {
@@ -254,33 +252,6 @@ TEST(BuiltinDispatch, EveryProblemGetsAConfigThatImplementsIt) {
       ASSERT_TRUE(c.config.family().in_space(c.config, p, SearchLimits{})) << p.to_string() << ": " << c.config.to_string();
     }
   }
-}
-
-// A borrowed row's split-K suits its own K and tile count: dispatch offers
-// a warptiled row's tiles with every split the space offers the problem, and
-// one the model puts 10 % ahead of every row as it is runs (2300x124x13208
-// borrowed sk=8 and ran at 0.71 of cuBLAS on an H200, with sk=11 at 0.91).
-TEST(BuiltinDispatch, ABorrowedWarptiledRowsSplitIsRefitToTheProblem) {
-  const SearchLimits lim;
-  const PlanChoice c = choose_config(problem(2300, 124, 13208), {}, MathMode::Strict, lim, sm90());
-  ASSERT_TRUE(c.config.is<WarpTiledParams>()) << c.config.to_string();
-  EXPECT_EQ(c.config.get<WarpTiledParams>().split_k, 11) << c.config.to_string();
-  int refits = 0;
-  for (const ShapeSpec& s : class_suite(kClassSuiteSeed)) {
-    const Problem p = s.problem();
-    const PlanChoice d = choose_config(p, {}, MathMode::Strict, lim, sm90());
-    const KernelFamily& f = d.config.family();
-    for (const KernelConfig& r : f.split_k_refits(d.config, p, lim)) {
-      ++refits;
-      EXPECT_LE(0.9 * f.cost(d.config, p, lim), f.cost(r, p, lim)) << p.to_string() << ": " << d.config.to_string()
-                                                                   << " against " << r.to_string();
-    }
-  }
-  EXPECT_GT(refits, 0);
-  // The other families' refits lost more than they won (tiled and gemv
-  // choices ran slower on 10 of 15 shapes): they offer none.
-  const KernelConfig tiled = *KernelConfig::parse("tiled bm=64 bn=16 bk=8 tm=4 tn=4 wc=4 vec=4 sk=32 rd=1 sw=1 st=3 ta=0 tb=0");
-  EXPECT_TRUE(tiled.family().split_k_refits(tiled, problem(4, 852, 1352), lim).empty());
 }
 
 }  // namespace

@@ -203,13 +203,6 @@ class KernelFamily {
   /// is unaligned, scalar global access (vec=1); nullopt where it still
   /// cannot implement p. A family may adapt more of it (gemv: its rows).
   virtual std::optional<KernelConfig> fitted(const KernelConfig& c, const Problem& p) const;
-  /// `c` with each other split-K factor the family's space offers p (the
-  /// same tiles and pipeline), for dispatch to weigh with the family's
-  /// model: a borrowed row's split suits its own K and tile count, not p's.
-  /// Empty (the default) where the family's split-K model is not trusted
-  /// over a measured row.
-  virtual std::vector<KernelConfig> split_k_refits(const KernelConfig& c, const Problem& p,
-                                                   const SearchLimits& lim) const;
 
   // ---- architecture and accuracy -------------------------------------------------
   /// The NVRTC target for `dev` ("sm_90", "sm_90a"), nullopt if the family

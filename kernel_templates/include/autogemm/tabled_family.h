@@ -55,11 +55,6 @@ class TabledFamily : public KernelFamily {
  protected:
   /// The family's parameters in `c`; throws std::bad_variant_access for another family's.
   static const P& params(const KernelConfig& c);
-  /// For a family whose split-K model dispatch trusts (split_k_refits):
-  /// `c` with every value of the table's "sk" row but its own that leaves
-  /// a config valid, able to implement p and in the family's space for p.
-  std::vector<KernelConfig> table_split_k_refits(const KernelConfig& c, const Problem& p,
-                                                 const SearchLimits& lim) const;
   /// Constraints between fields (and the layouts in `c`) beyond each
   /// field's range: false with *why.
   virtual bool constraints_hold(const P& p, const KernelConfig& c, std::string* why) const {

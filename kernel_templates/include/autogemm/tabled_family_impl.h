@@ -55,25 +55,6 @@ std::vector<KernelConfig> TabledFamily<Derived, P>::history_variants(const Kerne
 }
 
 template <class Derived, class P>
-std::vector<KernelConfig> TabledFamily<Derived, P>::table_split_k_refits(const KernelConfig& c, const Problem& p,
-                                                                         const SearchLimits& lim) const {
-  std::vector<KernelConfig> out;
-  for (const Param<P>& r : Derived::table().rows()) {
-    if (std::strcmp(r.key, "sk") != 0) continue;
-    std::vector<int> values = r.values;
-    if (values.empty())  // a range row
-      for (int v = r.lo; v <= r.hi; ++v) values.push_back(v);
-    for (int v : values) {
-      if (v == params(c).*r.field) continue;
-      KernelConfig x = c;
-      x.template get<P>().*r.field = v;
-      if (is_valid(x, nullptr) && x.can_implement(p) && in_space(x, p, lim)) out.push_back(std::move(x));
-    }
-  }
-  return out;
-}
-
-template <class Derived, class P>
 bool TabledFamily<Derived, P>::same(const P& a, const P& b) {
   for (const Param<P>& r : Derived::table().rows())
     if (a.*r.field != b.*r.field) return false;

@@ -51,12 +51,6 @@ class WarpTiledFamily final : public TabledFamily<WarpTiledFamily, WarpTiledPara
   void launch(const KernelConfig& c, const LaunchArgs& a) const override;
   std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
   bool in_space(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
-  /// Every split the space offers p (before tuning on an H200, 10 of the 13
-  /// class-sweep choices they changed ran faster, one slower; DECISIONS).
-  std::vector<KernelConfig> split_k_refits(const KernelConfig& c, const Problem& p,
-                                           const SearchLimits& lim) const override {
-    return table_split_k_refits(c, p, lim);
-  }
   double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
   /// A staged A (sa=1) is tried only as the twin of a fast config.
   bool neighbour_only(const KernelConfig& c) const override;
