@@ -3,8 +3,6 @@
 // for itself there: `template class TabledFamily<XFamily, XParams>;`.
 #pragma once
 
-#include <cstring>
-
 #include "autogemm/kernel_config.h"
 #include "autogemm/kernel_template.h"
 #include "autogemm/tabled_family.h"
