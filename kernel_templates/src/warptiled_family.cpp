@@ -71,6 +71,8 @@ const ParamTable<WarpTiledParams>& WarpTiledFamily::table() {
        "1 = B^T (tb=1) is first transposed into the workspace, so the main loop copies B 16 bytes at a time (either class)"},
       {"sa", "AG_STAGE_A", &P::stage_a, {0, 1}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0 or 1",
        "1 = A (ta=0) is first transposed into the workspace, so the main loop copies A 16 bytes at a time (either class)"},
+      {"fo", "AG_FFMA_ORDER", &P::ffma_order, {0, 1, 2}, 0, 0, 0, Presence::UnlessDefault, nullptr, "0, 1 or 2",
+       "order of a k step's FFMAs (the same sums): 0 row by row, 1 rows turning at each end, 2 columns turning"},
   };
   return t;
 }

@@ -51,7 +51,7 @@ const ParamSpace<WarpTiledParams>& warptiled_space() {
   using P = WarpTiledParams;
   using Point = SpacePoint<P>;
   using F = WarpTiledFamily;
-  enum { BM, BN, WM, WN, LN, BK, ST, SK, PE, TP, SA };
+  enum { BM, BN, WM, WN, LN, BK, ST, SK, PE, TP, SA, FO };
   // Tiles up to the next power of two of each side. Plain problems of 16 or
   // fewer rows or columns belong to gemv and tiled's 16-row tiles, but a
   // batch has neither: there the smallest tile, 32, stays eligible.
@@ -62,7 +62,7 @@ const ParamSpace<WarpTiledParams>& warptiled_space() {
       {axis(&P::bm, {32, 64, 128, 256}), axis(&P::bn, {32, 64, 128, 256}), axis(&P::wm, {16, 32, 64}),
        axis(&P::wn, {16, 32, 64}), axis(&P::ln, {4, 8}), axis(&P::bk, {8, 16}), axis(&P::stages, {2, 3, 4}),
        axis(&P::split_k, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}), axis(&P::peel, {0, 1}), axis(&P::stage_b, {0, 1}),
-       axis(&P::stage_a, {0, 1})},
+       axis(&P::stage_a, {0, 1}), axis(&P::ffma_order, {0, 1, 2})},
       {{"the alignment class sets the copy width", -1, [](P& c, const Problem& p) { c.vec = p.aligned ? 4 : 1; }},
        {"a batch goes into grid z", -1, [](P& c, const Problem& p) { c.batched = p.batch > 1 ? 1 : 0; }},
        // Swizzle is not searched: bands of 8 tile-rows where there are enough.
@@ -186,6 +186,8 @@ double WarpTiledFamily::cost(const KernelConfig& cfg, const Problem& p, const Se
   return total;
 }
 
-bool WarpTiledFamily::neighbour_only(const KernelConfig& c) const { return params(c).stage_a == 1; }
+bool WarpTiledFamily::neighbour_only(const KernelConfig& c) const {
+  return params(c).stage_a == 1 || params(c).ffma_order != 0;
+}
 
 }  // namespace autogemm

@@ -322,7 +322,8 @@ TEST(WarpTiled, DefaultsUseTheLargeTileForLargeOutputsAndNeedNoWorkspace) {
 }
 
 // The heaviest thread tiles (16x8, 8x16) with the deepest pipelines, split-K
-// and without, peeled, A or B staged, every layout, both copy widths: no spills.
+// and without, peeled, A or B staged, every layout, both copy widths, and
+// the other FFMA orders of both tiles (one copy width a layout): no spills.
 TEST(WarpTiled, HeaviestConfigsBuildWithoutSpillsInEveryLayout) {
   std::vector<NvrtcBuild> builds;
   for (int t = 0; t < 4; ++t)
@@ -346,6 +347,12 @@ TEST(WarpTiled, HeaviestConfigsBuildWithoutSpillsInEveryLayout) {
         staged.stage_b = (t & 2) ? 1 : 0;
         builds.push_back({KernelConfig(staged, false, t & 2), {}, {}, {}});
       }
+      if (vec == ((t & 1) ? 1 : 4))
+        for (int order : {1, 2})
+          for (WarpTiledParams heavy : {params(128, 256, 16, 64, 64, 4, 4, vec), params(256, 128, 8, 64, 64, 8, 3, vec, 4)}) {
+            heavy.ffma_order = order;
+            builds.push_back({KernelConfig(heavy, t & 1, t & 2), {}, {}, {}});
+          }
     }
   build_without_spills(builds, "sm_90");
 }

@@ -3,6 +3,7 @@
 // family leaves to it (KernelFamily::neighbour_only).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -176,6 +177,28 @@ TEST(Neighbours, AVariantLeftToThePassIsNeverPickedAndComesFirstNextToItsTwin) {
   EXPECT_EQ(next.front().to_string(), KernelConfig(twin, false, false).to_string());
   // The exhaustive strategy measures the whole space, variants included.
   EXPECT_EQ(select_candidates(StrategyKind::Exhaustive, space, p, lim, 32, 1).size(), space.size());
+}
+
+// warptiled's FFMA orders other than 0 cost what their twin costs in the
+// model, so only a measurement tells them apart: the pass offers both
+// twins of a fast config, and the model never picks them itself.
+TEST(Neighbours, TheOtherFfmaOrdersOfAFastConfigAreAmongItsNeighbours) {
+  const SearchLimits lim;
+  for (const char* text : {"4096x4096x4096", "8192x8192x8192:NT", "1000x1000x1000"}) {
+    const Problem p = shape(text);
+    const std::vector<KernelConfig> space = WarpTiledFamily::instance().search_space(p, lim);
+    const auto picks = select_candidates(StrategyKind::Model, space, p, lim, 32, 1);
+    ASSERT_FALSE(picks.empty()) << text;
+    for (const KernelConfig& c : picks) EXPECT_EQ(c.get<WarpTiledParams>().ffma_order, 0) << c.to_string();
+    const auto next = neighbour_candidates(space, {picks.at(0)}, texts(picks), p, lim, 6);
+    for (int order : {1, 2}) {
+      WarpTiledParams twin = picks.at(0).get<WarpTiledParams>();
+      twin.ffma_order = order;
+      const KernelConfig c(twin, p.trans_a, p.trans_b);
+      EXPECT_DOUBLE_EQ(model_cost(c, p, lim), model_cost(picks.at(0), p, lim)) << c.to_string();
+      EXPECT_NE(std::find(next.begin(), next.end(), c), next.end()) << text << ": " << c.to_string();
+    }
+  }
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ struct WarpTiledParams {
   int peel = 0;                ///< 1: a side at most kPeelMax past a multiple of the tile is peeled off
   int stage_b = 0;             ///< 1: a k-contiguous B is transposed into the workspace first
   int stage_a = 0;             ///< 1: a k-contiguous A is transposed into the workspace first
+  int ffma_order = 0;          ///< a k step's FFMAs: 0 by rows, 1 by rows turning, 2 by columns turning
 
   /// The thread tile (rows x columns of C per thread).
   int tm() const { return ln > 0 ? wm * ln / 32 : 0; }
@@ -52,7 +53,8 @@ class WarpTiledFamily final : public TabledFamily<WarpTiledFamily, WarpTiledPara
   std::vector<KernelConfig> search_space(const Problem& p, const SearchLimits& lim) const override;
   bool in_space(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
   double cost(const KernelConfig& c, const Problem& p, const SearchLimits& lim) const override;
-  /// A staged A (sa=1) is tried only as the twin of a fast config.
+  /// A staged A (sa=1) and an FFMA order other than 0 are tried only as
+  /// twins of a fast config (the model cannot tell them apart).
   bool neighbour_only(const KernelConfig& c) const override;
   /// The device's own target from compute capability 8.0 (cp.async).
   std::optional<std::string> arch(const DeviceInfo& dev) const override;
