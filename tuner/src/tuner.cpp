@@ -1,16 +1,11 @@
 #include "autogemm/tuner.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
-#include <future>
 #include <limits>
 #include <map>
-#include <mutex>
 #include <set>
-#include <thread>
 
 #include "autogemm/cpu_affinity.h"
 #include "autogemm/kernel_launch.h"
@@ -18,117 +13,13 @@
 #include "autogemm/search_space.h"
 #include "autogemm/worker.h"
 #include "compile_memo.h"
+#include "compile_pool.h"
 #include "refine.h"
 
 namespace autogemm {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-struct Compiled {
-  std::optional<CompileResult> result;
-  std::string error;
-  bool ruled_out = false;  ///< left out before compiling (ModelCutoff)
-};
-
-/// One thing to compile: a config from its template, or an injected source.
-struct Job {
-  KernelConfig config;
-  std::string arch;  ///< the family's NVRTC target on this device
-  const InjectedKernel* injected = nullptr;
-  /// Model tunings: the job waits to be compiled until the measuring has
-  /// gone past job `hold_until` (its family's last calibrating candidate),
-  /// so that ModelCutoff can rule it out first. -1: compiled in turn.
-  long hold_until = -1;
-  bool calibrates = true;  ///< false for another shape's winner (history): sets the cutoff's best time only
-};
-
-/// Compiles `jobs` on `threads` workers; results are consumed in order
-/// while later ones are still compiling, so NVRTC overlaps GPU measuring.
-/// Compiling stays at most two jobs a thread ahead of the consumer, and a
-/// job waits for its hold_until to be consumed, so that when `skip` (asked
-/// as a job's turn comes) rules a job out, its compile is saved too; a
-/// skipped job is not compiled.
-class CompilePool {
- public:
-  CompilePool(const std::vector<Job>& jobs, int threads, std::function<bool(const Job&)> skip)
-      : jobs_(jobs), skip_(std::move(skip)), promises_(jobs.size()) {
-    for (auto& p : promises_) futures_.push_back(p.get_future());
-    const int n = std::max(1, std::min<int>(threads, int(jobs.size())));
-    ahead_ = size_t(2 * n);
-    for (int i = 0; i < n; ++i) workers_.emplace_back([this] { work(); });
-  }
-  ~CompilePool() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    turn_.notify_all();
-    for (auto& w : workers_) w.join();
-  }
-  Compiled get(size_t i) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      consumed_ = std::max(consumed_, i);
-    }
-    turn_.notify_all();
-    return futures_[i].get();
-  }
-
- private:
-  void work() {
-    for (size_t i; (i = next_++) < jobs_.size();) {
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        const long hold = jobs_[i].hold_until;
-        turn_.wait(lock, [&] { return stop_ || (i < consumed_ + ahead_ && (hold < 0 || consumed_ > size_t(hold))); });
-        if (stop_) return;
-      }
-      promises_[i].set_value(build(jobs_[i]));
-    }
-  }
-  Compiled build(const Job& j) const {
-    Compiled c;
-    if (skip_ && skip_(j)) {
-      c.ruled_out = true;
-      return c;
-    }
-    try {
-      if (j.injected) {
-        c.result = compile_kernel(j.config, j.arch, j.injected->source, j.injected->name, j.injected->options);
-      } else {
-        const std::string key = CompileMemo::key(j.config, j.arch);
-        c.result = CompileMemo::process().find(key);
-        if (!c.result) {
-          c.result = compile_kernel(j.config, j.arch);
-          CompileMemo::process().put(key, *c.result);
-        }
-      }
-      // Spilled registers: correct, but far from the config's speed; it is
-      // recorded as a failed build and never measured (or retried).
-      const std::string spills = spill_report(*c.result);
-      if (!spills.empty()) {
-        c.result.reset();
-        c.error = "rejected before measuring: the build spills registers (" + spills + ")";
-      }
-    } catch (const CompileError& e) {
-      c.error = std::string(e.what()) + "\n" + e.log().substr(0, 2000);
-    } catch (const std::exception& e) {
-      c.error = e.what();
-    }
-    return c;
-  }
-  const std::vector<Job>& jobs_;
-  std::function<bool(const Job&)> skip_;
-  std::vector<std::promise<Compiled>> promises_;
-  std::vector<std::future<Compiled>> futures_;
-  std::vector<std::thread> workers_;
-  std::atomic<size_t> next_{0};
-  std::mutex mu_;
-  std::condition_variable turn_;
-  size_t consumed_ = 0, ahead_ = 1;
-  bool stop_ = false;
-};
+using namespace tuning;
 
 /// Holds each family's candidates after its first ModelCutoff::kMinMeasured
 /// (calibration_first put those in front) until they are measured: only
@@ -308,6 +199,7 @@ class Measuring {
   int threads_ = 1;
   double timeout_s_ = 0, best_ms_ = std::numeric_limits<double>::infinity();
   bool started_ = false;  ///< the worker was set up for the problem
+  BuildTimes build_times_;  ///< every pass's builds: the next pass's estimate from its start
 };
 
 void Measuring::run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time_point deadline, size_t first_cut) {
@@ -320,7 +212,7 @@ void Measuring::run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time
   }
   // Injected kernels always run.
   auto ruled_out = [this, may_rule_out](const Job& j) { return may_rule_out && !j.injected && cutoff_.ruled_out(j.config); };
-  CompilePool pool(jobs, threads_, ruled_out);
+  CompilePool pool(jobs, threads_, ruled_out, build_times_, deadline, first_cut);
   if (!started_) worker_.set_problem(p_, opt_.seed, default_setup_timeout(p_), opt_.timing);
   started_ = true;
   for (size_t i = 0; i < jobs.size(); ++i, ++done_) {
@@ -333,6 +225,10 @@ void Measuring::run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time
       return;
     }
     Compiled compiled = pool.get(i);
+    if (compiled.past_deadline) {
+      log().info("{}: {} candidates left out at the pass's deadline", p_.to_string(), jobs.size() - i);
+      return;
+    }
     if (compiled.ruled_out || ruled_out(jobs[i])) {
       ++out_.ruled_out;
       continue;
