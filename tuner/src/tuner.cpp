@@ -12,7 +12,6 @@
 #include "autogemm/log.h"
 #include "autogemm/search_space.h"
 #include "autogemm/worker.h"
-#include "compile_memo.h"
 #include "compile_pool.h"
 #include "refine.h"
 
