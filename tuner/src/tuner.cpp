@@ -203,12 +203,6 @@ class Measuring {
 
 void Measuring::run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time_point deadline, size_t first_cut) {
   if (jobs.empty()) return;
-  // A pass that starts past its deadline compiles nothing: its pool would
-  // start a compile on every CPU, and its end would wait for them all.
-  if (first_cut == 0 && Clock::now() > deadline) {
-    log().info("{}: {} candidates left out at the pass's deadline", p_.to_string(), jobs.size());
-    return;
-  }
   // Injected kernels always run.
   auto ruled_out = [this, may_rule_out](const Job& j) { return may_rule_out && !j.injected && cutoff_.ruled_out(j.config); };
   CompilePool pool(jobs, threads_, ruled_out, build_times_, deadline, first_cut);
