@@ -16,6 +16,7 @@
 // $AUTOGEMM_FAKE_WORKER_SETUP=fail|hang|exit breaks the problem set-up instead.
 // $AUTOGEMM_FAKE_WORKER_SPREAD=S puts the times in [1, 1 + S) ms (default 1).
 // $AUTOGEMM_FAKE_WORKER_SECOND=wrong answers a config's second run WrongResult.
+// $AUTOGEMM_FAKE_WORKER_SLOW=CONFIG answers that config (its canonical text) in 10 ms.
 #include <unistd.h>
 
 #include <csignal>
@@ -110,6 +111,8 @@ int main() {
     r.status = TrialStatus::Ok;
     const char* spread = std::getenv("AUTOGEMM_FAKE_WORKER_SPREAD");
     r.median_ms = 1.0 + (spread ? std::atof(spread) : 1.0) * double(std::hash<std::string>()(c->config) % 1000) / 1000.0;
+    const char* slow = std::getenv("AUTOGEMM_FAKE_WORKER_SLOW");
+    if (slow && c->config == slow) r.median_ms = 10.0;
     r.spread_ms = 0.01;
     r.runs = 5;
     r.registers = 32;

@@ -304,6 +304,27 @@ TEST(ModelCutoff, AFamilyWhoseFirstPicksRanFarBehindTheBestIsRuledOutWhole) {
   EXPECT_FALSE(alone.ruled_out(tiled[size_t(probe)]));
 }
 
+// The default is a shape-blind config: however far behind it runs, its
+// family is judged hopeless only on a pick of its own.
+TEST(ModelCutoff, ASlowDefaultAloneDoesNotRuleItsFamilyOut) {
+  const SearchLimits lim;
+  const Problem p = shape("128x4096x11008");
+  const KernelConfig def = default_config(p);
+  ASSERT_TRUE(def.is<WarpTiledParams>()) << def.to_string();
+  const auto warptiled = WarpTiledFamily::instance().search_space(p, lim);
+  const auto tiled = TiledFamily::instance().search_space(p, lim);
+  ASSERT_FALSE(warptiled.empty());
+  ASSERT_FALSE(tiled.empty());
+  ModelCutoff cut(p, lim);
+  cut.measured(def, 1.0);
+  cut.measured(tiled[0], 1.0 / (ModelCutoff::kHopeless + 1));
+  EXPECT_FALSE(cut.ruled_out(warptiled.front()));
+  EXPECT_FALSE(cut.ruled_out(warptiled.back()));
+  // Its first pick as slow: now the family is out.
+  cut.measured(warptiled.front() == def ? warptiled.back() : warptiled.front(), 1.0);
+  EXPECT_TRUE(cut.ruled_out(warptiled.back()));
+}
+
 TEST(ModelCutoff, AFamilyWithoutEnoughMeasurementsKeepsEveryCandidate) {
   const SearchLimits lim;
   const Problem p = shape("16x4096x4096");

@@ -430,6 +430,40 @@ TEST(TunerWithFakeWorker, ThePicksPastTheCalibratingOnesStopAtTheirDeadline) {
   ASSERT_TRUE(cut.best.has_value());
 }
 
+// The default is no pick of the model: a default far behind another
+// family's best leaves its own family's picks in (on 128x4096x11008 the
+// warptiled default without split-K ran 3.6x behind tiled's split-K and,
+// counted as warptiled's first pick, ruled the family out whole).
+TEST(TunerWithFakeWorker, ASlowDefaultDoesNotRuleItsFamilyOut) {
+  const KernelConfig def = default_config(small());
+  const bool def_tiled = def.is<TiledParams>();
+  const auto other = (def_tiled ? WarpTiledFamily::instance().search_space(small(), SearchLimits{})
+                                : TiledFamily::instance().search_space(small(), SearchLimits{}));
+  ASSERT_FALSE(other.empty());
+  TuneOptions opt;
+  opt.families = {"tiled", "warptiled"};
+  opt.budget = 2;
+  opt.neighbours_per_seed = 0;
+  opt.compile_threads = 2;
+  opt.worker_path = kFake;
+  // Another shape's winner of the other family, measured right after the
+  // default, sets the best time (1 to 2 ms) before any pick runs.
+  opt.history = {{ShapeKey{512, 512, 512}, other.front()}};
+  opt.history_limit = 1;
+  ::setenv("AUTOGEMM_FAKE_WORKER_SLOW", def.to_string().c_str(), 1);
+  const TuneResult r = Tuner(h200(), opt).tune(small());
+  ::unsetenv("AUTOGEMM_FAKE_WORKER_SLOW");
+  int own_picks = 0;
+  for (const Candidate& c : r.candidates) {
+    if (c.is_default) {
+      EXPECT_DOUBLE_EQ(c.trial.median_ms, 10.0);
+    }
+    own_picks += !c.is_default && &c.config.family() == &def.family();
+  }
+  EXPECT_EQ(own_picks, opt.budget) << def.to_string();
+  EXPECT_EQ(r.ruled_out, 0);
+}
+
 // A candidate whose build spills registers is recorded as a failed build,
 // with ptxas's report, and never reaches the worker.
 TEST(TunerWithFakeWorker, SpillingCandidatesAreRejectedBeforeMeasuring) {

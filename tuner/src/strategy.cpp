@@ -181,6 +181,7 @@ void ModelCutoff::measured(const KernelConfig& c, double ms, bool calibrates) {
   const double ratio = ms / modelled;
   cal.lowest_ratio = cal.measured == 0 ? ratio : std::min(cal.lowest_ratio, ratio);
   ++cal.measured;
+  cal.picks += !(c == default_);
 }
 
 bool ModelCutoff::ruled_out(const KernelConfig& c) const {
@@ -189,7 +190,7 @@ bool ModelCutoff::ruled_out(const KernelConfig& c) const {
   const auto it = families_.find(&c.family());
   if (it == families_.end() || best_ms_ == 0) return false;
   const Calibration& cal = it->second;
-  if (cal.measured >= 1 && cal.best_ms > kHopeless * best_ms_) return true;
+  if (cal.picks >= 1 && cal.best_ms > kHopeless * best_ms_) return true;
   if (cal.measured >= kFamilyProbe && cal.best_ms > kFarBehind * best_ms_) return true;
   return cal.measured >= kMinMeasured && modelled * cal.lowest_ratio > kMargin * best_ms_;
 }

@@ -107,7 +107,10 @@ std::vector<KernelConfig> neighbour_candidates(const std::vector<KernelConfig>& 
 /// the strict ones (2.4x and 2.8x) took 6 s of a 14 s tuning (H100) to be
 /// calibrated and lose. A family whose very first pick ran over kHopeless
 /// times the best is ruled out at once: the mma.sync family's picks at 6x
-/// cost about a second each there. Thread-safe: compile threads ask while
+/// cost about a second each there. The default is no pick for that rule: a
+/// shape-blind config, it ran 3.6x behind on 128x4096x11008 (warptiled
+/// without split-K) and, taken for warptiled's first pick, kept the
+/// family's split-K picks from ever running. Thread-safe: compile threads ask while
 /// the measuring thread reports.
 class ModelCutoff {
  public:
@@ -117,7 +120,7 @@ class ModelCutoff {
   static constexpr double kFarBehind = 2.0;
   static constexpr double kHopeless = 3.0;
 
-  ModelCutoff(const Problem& p, const SearchLimits& lim) : p_(p), lim_(lim) {}
+  ModelCutoff(const Problem& p, const SearchLimits& lim) : p_(p), lim_(lim), default_(default_config(p)) {}
   /// A verified measurement of `c`. Another shape's winner (history) does
   /// not calibrate (`calibrates` false), it sets the best time alone: the
   /// model may rank it far down on this shape, and its ratio, when it runs
@@ -131,11 +134,13 @@ class ModelCutoff {
  private:
   struct Calibration {
     int measured = 0;          ///< calibrating measurements
+    int picks = 0;             ///< of them, the strategy's (all but the default)
     double lowest_ratio = 0;
     double best_ms = 0;        ///< of every measurement of the family, history's too
   };
   Problem p_;
   SearchLimits lim_;
+  KernelConfig default_;
   mutable std::mutex mu_;
   std::map<const KernelFamily*, Calibration> families_;
   double best_ms_ = 0;  ///< 0: nothing measured yet
