@@ -192,6 +192,9 @@ size_t WarpTiledFamily::staged_a_at(const WarpTiledParams& t, const Problem& p) 
   return (b_end + 31) / 32 * 32;
 }
 
+// The cap leaves room for exactly the counters in front of a staged copy.
+static_assert(KernelConfig::kMaxWorkspaceFloats == (size_t(64) << 20) + kWorkspaceCounterFloats);
+
 size_t WarpTiledFamily::workspace_floats(const KernelConfig& c, const Problem& p) const {
   const WarpTiledParams& t = params(c);
   if (t.stage_a == 1) return staged_a_at(t, p) + size_t(p.k) * size_t(staged_lda(p));

@@ -221,8 +221,11 @@ TEST(WarpTiled, StagedBIsForKContiguousBAloneWithItsCopyInTheWorkspace) {
   peeled.peel = 1;
   EXPECT_FALSE(KernelConfig(peeled, false, true).is_valid(nullptr));
   EXPECT_EQ(nt.family().entry_points(nt), (std::vector<std::string>{"agemm_warptiled", "agemm_warptiled_transpose"}));
-  // A copy past what dispatch allocates is refused.
+  // A copy past what dispatch allocates is refused; an 8192x8192 B, with
+  // the counters in front, is the largest that fits.
   EXPECT_FALSE(nt.can_implement(problem(64, 16384, 16384, 2, true)));
+  EXPECT_TRUE(nt.can_implement(problem(8192, 8192, 8192, 2, true)));
+  EXPECT_FALSE(nt.can_implement(problem(8192, 8196, 8192, 2, true)));
 
   const SearchLimits lim;
   auto staged = [&](const Problem& q) {
@@ -231,6 +234,7 @@ TEST(WarpTiled, StagedBIsForKContiguousBAloneWithItsCopyInTheWorkspace) {
     return n;
   };
   EXPECT_GT(staged(problem(4096, 4096, 4096, 2, true)), 0);
+  EXPECT_GT(staged(problem(8192, 8192, 8192, 2, true)), 0);
   EXPECT_GT(staged(problem(4096, 4096, 4096, 3, true)), 0);  // TT: B is k-contiguous too
   EXPECT_EQ(staged(problem(4096, 4096, 4096, 0, true)), 0);
   EXPECT_EQ(staged(problem(4096, 4096, 4096, 1, true)), 0);

@@ -213,11 +213,12 @@ TEST(ChooseConfig, OtherTransposesAreNeverUsed) {
 }
 
 TEST(ChooseConfig, SplitKWinnerOverTheWorkspaceLimitIsSkipped) {
-  // 2048 x 2048 with split-K 15 fits under kMaxWorkspaceFloats; 16 (plus
-  // the tile counters) does not.
+  // 2048 x 2048 with split-K 16 and the tile counters fits exactly under
+  // kMaxWorkspaceFloats; 17 does not.
   const Problem p = problem(2048, 2048, 65536);
-  const KernelConfig sk16 = tiled(128, 128, 8, 8, 8, 4, 15, false, false);
-  const KernelConfig sk17 = tiled(128, 128, 8, 8, 8, 4, 16, false, false);
+  const KernelConfig sk16 = tiled(128, 128, 8, 8, 8, 4, 16, false, false);
+  const KernelConfig sk17 = tiled(128, 128, 8, 8, 8, 4, 17, false, false);
+  ASSERT_EQ(sk16.workspace_floats(p), autogemm::kMaxWorkspaceFloats);
   ASSERT_LE(sk16.workspace_floats(p), autogemm::kMaxWorkspaceFloats);
   ASSERT_GT(sk17.workspace_floats(p), autogemm::kMaxWorkspaceFloats);
   auto choice = autogemm::choose_config(p, {entry(2048, 2048, 65536, sk16)});

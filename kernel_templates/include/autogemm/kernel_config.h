@@ -53,9 +53,13 @@ struct KernelConfig {
   size_t smem_bytes() const { return family().smem_bytes(*this); }
   /// True when this config computes `p` correctly (layouts, alignment, limits).
   bool can_implement(const Problem& p) const;
-  /// Largest workspace dispatch allocates, in floats (256 MiB); the tuner
-  /// never proposes a config that needs more.
-  static constexpr size_t kMaxWorkspaceFloats = size_t(64) << 20;
+  /// Largest workspace dispatch allocates, in floats: 256 MiB of split-K
+  /// partials or of an operand's staged copy, plus the zeroed counters in
+  /// front of them (kWorkspaceCounterFloats), so that an 8192x8192 operand
+  /// can be staged (8192^3:NT ran at 0.91 of cuBLAS without tp=1 on the
+  /// H200, 4096^3:NT at 1.01 with it). The tuner never proposes a config
+  /// that needs more.
+  static constexpr size_t kMaxWorkspaceFloats = (size_t(64) << 20) + 65536;
   /// Workspace floats needed for `p`, 0 if none (see KernelFamily).
   size_t workspace_floats(const Problem& p) const { return family().workspace_floats(*this, p); }
 

@@ -52,7 +52,7 @@ std::vector<TunedEntry> usable_winners(const std::vector<WinnerRecord>& rows);
 /// The built-in winners of NVRTC target `arch` as entries (builtin_winners.h).
 std::vector<TunedEntry> builtin_entries(const std::string& arch);
 
-/// Largest split-K workspace dispatch will allocate, in floats (256 MiB).
+/// Largest workspace dispatch will allocate, in floats (KernelConfig's).
 constexpr size_t kMaxWorkspaceFloats = KernelConfig::kMaxWorkspaceFloats;
 
 /// Applies the policy above to the winners whose family `mode` admits (the
