@@ -83,7 +83,7 @@ void add_options(CLI::App& app, Args& a) {
                  "model (default: the family models' cheapest, then up to 6 configs next to each of the two "
                  "fastest), sampled or exhaustive")
       ->check(CLI::IsMember({"model", "sampled", "exhaustive"}));
-  app.add_option("--budget", a.budget, "candidates measured per shape and family (model, sampled; a model tuning measures none past 8.5 s of a shape but each family's first 6)")
+  app.add_option("--budget", a.budget, "candidates measured per shape and family (model, sampled; a model tuning measures none but the default past 7 s of a shape)")
       ->check(CLI::Range(1, 100000));
   app.add_option("--seed", a.seed, "seed for sampling and input data");
   app.add_option("--timing", a.timing,

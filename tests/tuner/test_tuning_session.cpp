@@ -31,6 +31,7 @@ SessionOptions options(int budget) {
   o.tune.budget = budget;
   o.tune.neighbours_per_seed = 0;  // the counts below are the budget's (test_worker.cpp tests the neighbour pass)
   o.tune.pick_deadline_s = 1e6;   // and every pick's, however loaded the host
+  o.tune.finalist_deadline_s = 1e6;
   o.tune.compile_threads = 2;
   o.tune.worker_path = AUTOGEMM_TEST_FAKE_WORKER;
   o.tune.candidate_timeout_s = 5;

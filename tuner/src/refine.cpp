@@ -28,7 +28,8 @@ std::vector<KernelConfig> neighbour_configs(const std::vector<KernelConfig>& spa
 }
 
 void remeasure_finalists(Worker& worker, std::vector<Candidate>& cands, size_t first, const Problem& p,
-                         double timeout_s, const std::function<void(const Candidate&)>& on_trial) {
+                         double timeout_s, const std::function<void(const Candidate&)>& on_trial,
+                         std::chrono::steady_clock::time_point deadline) {
   constexpr double kFinalistMargin = 0.03;
   constexpr size_t kMaxFinalists = 4;
   auto eligible = [](const Candidate& c) {
@@ -45,6 +46,7 @@ void remeasure_finalists(Worker& worker, std::vector<Candidate>& cands, size_t f
             [&](size_t a, size_t b) { return cands[a].trial.median_ms < cands[b].trial.median_ms; });
   if (finalists.size() > kMaxFinalists) finalists.resize(kMaxFinalists);
   for (size_t i : finalists) {
+    if (std::chrono::steady_clock::now() > deadline) return;
     Candidate& c = cands[i];
     const WorkerOutcome r = worker.run(c.trial.config, c.cubin, std::numeric_limits<double>::infinity(), timeout_s);
     ++c.timings;

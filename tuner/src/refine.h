@@ -4,6 +4,7 @@
 // keeps run-to-run drift from choosing between configs that close).
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <vector>
 
@@ -30,8 +31,10 @@ std::vector<KernelConfig> neighbour_configs(const std::vector<KernelConfig>& spa
 /// swap two tiles that close (2048x11008x4096 kept a tile 3% slower than
 /// the one another run chose, on the H200). Only candidates of
 /// this run qualify: an earlier run's have no cubin in memory. Each new
-/// timing goes to `on_trial`.
+/// timing goes to `on_trial`. None starts past `deadline` (a shape's
+/// tuning keeps to 10 s; at 16384^3 one timing takes about half a second).
 void remeasure_finalists(Worker& worker, std::vector<Candidate>& cands, size_t first, const Problem& p,
-                         double timeout_s, const std::function<void(const Candidate&)>& on_trial);
+                         double timeout_s, const std::function<void(const Candidate&)>& on_trial,
+                         std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 }  // namespace autogemm

@@ -37,15 +37,6 @@ void hold_for_calibration(std::vector<Job>& jobs) {
       j.hold_until = last_calibrating[&j.config.family()];
 }
 
-/// How many of `jobs` come before the first one held for calibration
-/// (hold_for_calibration): the default, history and each family's
-/// calibrating picks, which a model tuning always measures.
-size_t calibrating_count(const std::vector<Job>& jobs) {
-  size_t n = 0;
-  while (n < jobs.size() && jobs[n].hold_until < 0) ++n;
-  return n;
-}
-
 /// The candidates of one tuning, in measuring order: the default first (the
 /// bar to beat), then the strategy's picks (for the model: history, then
 /// each family's calibrating picks, then the rest; see calibration_first);
@@ -262,8 +253,8 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
     return t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::min(s, 1e9)));
   };
   // Only a model tuning leaves candidates out, by the cutoff or, past the
-  // calibrating ones (which the cutoff needs), by its deadline.
-  if (model) m.run(jobs, true, after(opt_.pick_deadline_s), calibrating_count(jobs));
+  // first (the default: the bar to beat), by its deadline.
+  if (model) m.run(jobs, true, after(opt_.pick_deadline_s), 1);
   else m.run(jobs, false);
   if (model && opt_.neighbours_per_seed > 0 && !stopping()) {
     const std::vector<Job> near = neighbour_jobs(space, out.candidates, p, dev_, opt_);
@@ -274,7 +265,8 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
     m.run(near, false, after(opt_.neighbour_deadline_s));
   }
   if (!out.interrupted) m.run(injected, false);
-  if (!stopping() && m.started()) remeasure_finalists(worker, out.candidates, resumed, p, m.timeout_s(), opt_.on_trial);
+  if (!stopping() && m.started()) remeasure_finalists(worker, out.candidates, resumed, p, m.timeout_s(), opt_.on_trial,
+                        model ? after(opt_.finalist_deadline_s) : Clock::time_point::max());
   if (out.ruled_out > 0)
     log().info("{}: {} candidates left out unmeasured: their family's model, calibrated on its measured ones, "
                "puts them over {}x the best time",

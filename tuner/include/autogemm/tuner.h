@@ -97,14 +97,21 @@ struct TuneOptions {
   /// Seconds from the start of a shape's tuning after which the neighbour
   /// pass measures no more: on an H100 the pass took ~2.5 s a shape and put
   /// 3 of 24 public shapes over the 10 s a shape that tuning keeps to.
-  double neighbour_deadline_s = 8.0;
+  /// Later than the picks' deadline, so that a shape whose picks take
+  /// every second left still has its fast configs' neighbours measured
+  /// (the FFMA-order twins, which the model cannot rank, are only there).
+  double neighbour_deadline_s = 8.5;
   /// Model tunings: seconds from the start of a shape's tuning after which
-  /// the strategy's picks past each family's calibrating ones are measured
-  /// no more (the model ranked them last; those left out are logged). Why:
+  /// no more of the strategy's picks are measured (the default always is;
+  /// the model ranked the others last; those left out are logged). Why:
   /// tuning keeps to 10 s a shape, and on the H200 class sweep one
   /// unaligned shape (5175x3791x1695, 59 candidates, 85 s of NVRTC over 16
-  /// CPUs) took 14.0 s with no bound; the neighbour pass stops earlier.
-  double pick_deadline_s = 8.5;
+  /// CPUs) took 14.0 s with no bound; at 16384^3, where one candidate takes
+  /// ~0.7 s, each family's first six picks alone took 11.8 s.
+  double pick_deadline_s = 7.0;
+  /// Model tunings: seconds from the start after which no finalist is timed
+  /// again (remeasure_finalists).
+  double finalist_deadline_s = 9.0;
 };
 
 struct Candidate {
