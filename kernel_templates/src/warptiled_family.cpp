@@ -140,7 +140,7 @@ bool WarpTiledFamily::can_implement(const KernelConfig& c, const Problem& p) con
   // what dispatch allocates.
   if (t.stage_b == 1 && (p.n + 31) / 32 > 65535) return false;
   if (t.stage_a == 1 && (p.m + 31) / 32 > 65535) return false;
-  if ((t.stage_a == 1 || t.stage_b == 1) && workspace_floats(c, p) > KernelConfig::kMaxWorkspaceFloats) return false;
+  if ((t.stage_a == 1 || t.stage_b == 1) && p.k > 0 && staged_k(t, p) == 0) return false;
   return t.vec == 1 || p.aligned;
 }
 
@@ -187,9 +187,36 @@ size_t WarpTiledFamily::staged_b_at(const WarpTiledParams& t, const Problem& p) 
   return (kWorkspaceCounterFloats + partials + 31) / 32 * 32;
 }
 
+namespace {
+
+// The staging layout with `k` rows a copy: where A's copy starts, and the
+// workspace's end.
+struct StagedLayout {
+  size_t a_at, end;
+};
+StagedLayout staged_layout(const WarpTiledParams& t, const Problem& p, int64_t k) {
+  using F = WarpTiledFamily;
+  const size_t b_end = F::staged_b_at(t, p) + (t.stage_b == 1 ? size_t(k) * size_t(F::staged_ldb(p)) : 0);
+  const size_t a_at = (b_end + 31) / 32 * 32;
+  return {a_at, t.stage_a == 1 ? a_at + size_t(k) * size_t(F::staged_lda(p)) : b_end};
+}
+
+}  // namespace
+
 size_t WarpTiledFamily::staged_a_at(const WarpTiledParams& t, const Problem& p) {
-  const size_t b_end = staged_b_at(t, p) + (t.stage_b == 1 ? size_t(p.k) * size_t(staged_ldb(p)) : 0);
-  return (b_end + 31) / 32 * 32;
+  return staged_layout(t, p, staged_k(t, p)).a_at;
+}
+
+int64_t WarpTiledFamily::staged_k(const WarpTiledParams& t, const Problem& p) {
+  const size_t cap = KernelConfig::kMaxWorkspaceFloats;
+  if (staged_layout(t, p, p.k).end <= cap) return p.k;
+  const size_t start = staged_b_at(t, p);
+  const size_t per_k = (t.stage_b == 1 ? size_t(staged_ldb(p)) : 0) + (t.stage_a == 1 ? size_t(staged_lda(p)) : 0);
+  if (t.split_k > 1 || per_k == 0 || start >= cap) return 0;
+  int64_t chunk = int64_t((cap - start) / per_k / 32 * 32);
+  // A's copy starts aligned after B's: up to 31 floats more, never a 32-row step.
+  if (chunk > 0 && staged_layout(t, p, chunk).end > cap) chunk -= 32;
+  return chunk;
 }
 
 // The cap leaves room for exactly the counters in front of a staged copy.
@@ -197,8 +224,7 @@ static_assert(KernelConfig::kMaxWorkspaceFloats == (size_t(64) << 20) + kWorkspa
 
 size_t WarpTiledFamily::workspace_floats(const KernelConfig& c, const Problem& p) const {
   const WarpTiledParams& t = params(c);
-  if (t.stage_a == 1) return staged_a_at(t, p) + size_t(p.k) * size_t(staged_lda(p));
-  if (t.stage_b == 1) return staged_b_at(t, p) + size_t(p.k) * size_t(staged_ldb(p));
+  if (t.stage_a == 1 || t.stage_b == 1) return staged_layout(t, p, staged_k(t, p)).end;
   if (t.split_k <= 1) return 0;
   return kWorkspaceCounterFloats + size_t(t.split_k) * size_t(p.m) * size_t((p.n + 3) / 4 * 4);
 }
@@ -264,10 +290,10 @@ void launch_strips(const CUfunction* peel, const WarpTiledFamily::MainPart& main
 }
 
 // Launches agemm_warptiled_transpose: out[k][i] = src[i][k] for i < rows,
-// k < K, rows ld_out floats apart, at `out_at` floats into the workspace.
-const float* transpose_into_workspace(CUfunction f, const float* src, int64_t rows, int64_t ld, int64_t ld_out,
-                                      size_t out_at, const LaunchArgs& a) {
-  int r = int(rows), k = int(a.call.problem.k);
+// k < `k_rows`, rows ld_out floats apart, at `out_at` floats into the workspace.
+const float* transpose_into_workspace(CUfunction f, const float* src, int64_t rows, int64_t k_rows, int64_t ld,
+                                      int64_t ld_out, size_t out_at, const LaunchArgs& a) {
+  int r = int(rows), k = int(k_rows);
   long long lds = ld, ldo = ld_out;
   CUdeviceptr in = reinterpret_cast<CUdeviceptr>(src), out = a.workspace + out_at * sizeof(float);
   void* args[] = {&r, &k, &in, &lds, &out, &ldo};
@@ -286,29 +312,55 @@ void stage_operands(CUfunction f, const WarpTiledParams& t, CanonicalCall& inner
   Problem& p = inner.problem;
   if (a.call.alpha == 0.f || p.k == 0) return;
   if (t.stage_b == 1) {
-    inner.b = transpose_into_workspace(f, inner.b, p.n, p.ldb, F::staged_ldb(p), F::staged_b_at(t, p), a);
+    inner.b = transpose_into_workspace(f, inner.b, p.n, p.k, p.ldb, F::staged_ldb(p), F::staged_b_at(t, p), a);
     p.ldb = F::staged_ldb(p);
     p.trans_b = false;
   }
   if (t.stage_a == 1) {
-    inner.a = transpose_into_workspace(f, inner.a, p.m, p.lda, F::staged_lda(p), F::staged_a_at(t, p), a);
+    inner.a = transpose_into_workspace(f, inner.a, p.m, p.k, p.lda, F::staged_lda(p), F::staged_a_at(t, p), a);
     p.lda = F::staged_lda(p);
     p.trans_a = true;
+  }
+}
+
+// A staged product whose copies the workspace holds staged_k rows of at a
+// time: C = alpha op(A) op(B) + beta C over the first chunk of K, then
+// C += alpha op(A) op(B) over each next one, each chunk staged in turn
+// (stream order keeps a copy until its product is done).
+void launch_staged_chunks(const KernelConfig& c, const LaunchArgs& a) {
+  const WarpTiledParams& t = c.get<WarpTiledParams>();
+  const Problem& p = a.call.problem;
+  const int64_t chunk = WarpTiledFamily::staged_k(t, p);
+  check(chunk > 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE, "warptiled: no staged chunk fits the workspace");
+  const int64_t a_k = p.trans_a ? p.lda : 1, b_k = p.trans_b ? 1 : p.ldb;  // one step along K in A and in B
+  for (int64_t k0 = 0; k0 < p.k; k0 += chunk) {
+    CanonicalCall inner = a.call;
+    inner.problem.k = std::min(chunk, p.k - k0);
+    inner.a += k0 * a_k, inner.b += k0 * b_k;
+    if (k0 > 0) inner.beta = 1.f;
+    stage_operands(a.functions.back(), t, inner, a);
+    const LaunchArgs ai{a.functions, inner, a.stream, a.workspace, a.sm_count, a.dependent_launch};
+    launch_gemm_kernel(a.functions.at(0), c.family().geometry(c, inner.problem), ai,
+                       "cuLaunchKernelEx(agemm_warptiled)", true);
+    if (t.split_k > 1) launch_reduce_kernel(a.functions.at(1), ai, "cuLaunchKernel(agemm_warptiled_reduce)");
   }
 }
 
 }  // namespace
 
 void WarpTiledFamily::launch(const KernelConfig& c, const LaunchArgs& a) const {
-  const MainPart main = main_part(params(c), a.call.problem);
+  const WarpTiledParams& t = params(c);
+  const bool staged = t.stage_a == 1 || t.stage_b == 1;
+  // Staged configs have no peeled edges (space and config rules).
+  if (staged && a.call.alpha != 0.f && a.call.problem.k > 0) return launch_staged_chunks(c, a);
+  const MainPart main = main_part(t, a.call.problem);
   CanonicalCall inner = a.call;
   inner.problem.m = main.m, inner.problem.n = main.n;
-  if (params(c).stage_a == 1 || params(c).stage_b == 1) stage_operands(a.functions.back(), params(c), inner, a);
   const LaunchArgs ai{a.functions, inner, a.stream, a.workspace, a.sm_count, a.dependent_launch};
   launch_gemm_kernel(a.functions.at(0), geometry(c, inner.problem), ai, "cuLaunchKernelEx(agemm_warptiled)", true);
   // sk > 1: the second kernel folds the partial tiles into C, over the GPU.
-  if (params(c).split_k > 1) launch_reduce_kernel(a.functions.at(1), ai, "cuLaunchKernel(agemm_warptiled_reduce)");
-  if (params(c).peel == 1) launch_strips(a.functions.data() + a.functions.size() - 4, main, a);
+  if (t.split_k > 1) launch_reduce_kernel(a.functions.at(1), ai, "cuLaunchKernel(agemm_warptiled_reduce)");
+  if (t.peel == 1) launch_strips(a.functions.data() + a.functions.size() - 4, main, a);
 }
 
 std::optional<std::string> WarpTiledFamily::arch(const DeviceInfo& dev) const {

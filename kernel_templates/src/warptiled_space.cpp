@@ -183,6 +183,10 @@ double WarpTiledFamily::cost(const KernelConfig& cfg, const Problem& p, const Se
   else if (p.trans_b) total *= 1.08;
   if (c.stage_a == 1) total += 0.5 * double(p.m) * double(p.k) + 7.5e5;
   else if (!p.trans_a) total *= 1.03;
+  // Copies staged in K chunks: each chunk after the first reads and writes
+  // C once more, in two more launches.
+  const int64_t chunk = (c.stage_a == 1 || c.stage_b == 1) ? staged_k(c, p) : p.k;
+  if (chunk > 0 && chunk < p.k) total += double((p.k - 1) / chunk) * (double(p.m) * p.n + 1.5e6);
   return total;
 }
 

@@ -323,6 +323,26 @@ TEST_F(GpuKernels, WarptiledStagedAIsCorrect) {
                          "warptiled bm=64 bn=64 bk=16 wm=32 wn=32 ln=4 st=3 vec=4 sk=2 sw=1 tp=1 sa=1 ta=0 tb=1"});
 }
 
+// Copies past what dispatch allocates are staged in K chunks (staged_k), C
+// accumulating after the first: B, A, and both, aligned and not, the last
+// chunk short, beta != 0 (applied once).
+TEST_F(GpuKernels, WarptiledStagedCopiesPastTheWorkspaceRunInKChunks) {
+  const std::pair<const char*, Shape> cases[] = {
+      {"warptiled bm=64 bn=256 bk=8 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 tp=1 ta=0 tb=1", Shape{64, 16400, 4100}},
+      {"warptiled bm=64 bn=64 bk=8 wm=32 wn=32 ln=4 st=3 vec=1 sw=1 tp=1 ta=0 tb=1", Shape{65, 16401, 4099}},
+      {"warptiled bm=64 bn=256 bk=8 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 sa=1 ta=0 tb=0", Shape{16400, 64, 4100}},
+      {"warptiled bm=64 bn=128 bk=8 wm=32 wn=64 ln=8 st=3 vec=1 sw=1 tp=1 sa=1 ta=0 tb=1", Shape{4100, 4099, 8201}}};
+  for (const auto& [text, s] : cases) {
+    const KernelConfig c = KernelConfig::parse(text).value();
+    const bool aligned = c.get<WarpTiledParams>().vec == 4;
+    const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, c.trans_a, c.trans_b, s.m, s.n, s.k, aligned);
+    const int64_t chunk = WarpTiledFamily::staged_k(c.get<WarpTiledParams>(), p);
+    ASSERT_GT(chunk, 0) << text;
+    ASSERT_LT(chunk, s.k) << text << ": the copy fits whole, no chunks to test";
+    expect_correct(c, s, aligned, 1.5f, -0.5f, 0);
+  }
+}
+
 // ---- the tiled family's variants ------------------------------------------------
 
 TEST_F(GpuKernels, TileShapeVariantsAreCorrect) {

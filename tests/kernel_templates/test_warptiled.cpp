@@ -221,11 +221,21 @@ TEST(WarpTiled, StagedBIsForKContiguousBAloneWithItsCopyInTheWorkspace) {
   peeled.peel = 1;
   EXPECT_FALSE(KernelConfig(peeled, false, true).is_valid(nullptr));
   EXPECT_EQ(nt.family().entry_points(nt), (std::vector<std::string>{"agemm_warptiled", "agemm_warptiled_transpose"}));
-  // A copy past what dispatch allocates is refused; an 8192x8192 B, with
-  // the counters in front, is the largest that fits.
-  EXPECT_FALSE(nt.can_implement(problem(64, 16384, 16384, 2, true)));
-  EXPECT_TRUE(nt.can_implement(problem(8192, 8192, 8192, 2, true)));
-  EXPECT_FALSE(nt.can_implement(problem(8192, 8196, 8192, 2, true)));
+  // An 8192x8192 B, with the counters in front, is the largest copy
+  // dispatch's workspace holds whole; a larger one is staged in K chunks
+  // of a multiple of 32 rows, within the workspace; with split-K (partials
+  // over the whole K) it is refused.
+  EXPECT_EQ(WarpTiledFamily::staged_k(t, problem(8192, 8192, 8192, 2, true)), 8192);
+  for (const Problem& big : {problem(8192, 8196, 8192, 2, true), problem(64, 16384, 16384, 2, true)}) {
+    const int64_t chunk = WarpTiledFamily::staged_k(t, big);
+    EXPECT_GT(chunk, 0);
+    EXPECT_LT(chunk, big.k);
+    EXPECT_EQ(chunk % 32, 0);
+    EXPECT_TRUE(nt.can_implement(big));
+    EXPECT_LE(nt.workspace_floats(big), KernelConfig::kMaxWorkspaceFloats);
+  }
+  EXPECT_EQ(WarpTiledFamily::staged_k(t, problem(64, 16384, 16384, 2, true)), 4096);
+  EXPECT_FALSE(KernelConfig(split, false, true).can_implement(problem(8192, 8196, 8192, 2, true)));
 
   const SearchLimits lim;
   auto staged = [&](const Problem& q) {
@@ -235,6 +245,7 @@ TEST(WarpTiled, StagedBIsForKContiguousBAloneWithItsCopyInTheWorkspace) {
   };
   EXPECT_GT(staged(problem(4096, 4096, 4096, 2, true)), 0);
   EXPECT_GT(staged(problem(8192, 8192, 8192, 2, true)), 0);
+  EXPECT_GT(staged(problem(16384, 16384, 16384, 2, true)), 0);  // in K chunks
   EXPECT_GT(staged(problem(4096, 4096, 4096, 3, true)), 0);  // TT: B is k-contiguous too
   EXPECT_EQ(staged(problem(4096, 4096, 4096, 0, true)), 0);
   EXPECT_EQ(staged(problem(4096, 4096, 4096, 1, true)), 0);
@@ -279,7 +290,9 @@ TEST(WarpTiled, StagedAIsForKContiguousAAloneWithItsCopyAfterB) {
   WarpTiledParams peeled = t;
   peeled.peel = 1;
   EXPECT_FALSE(KernelConfig(peeled, false, false).is_valid(nullptr));
-  EXPECT_FALSE(nn.can_implement(problem(16384, 64, 16384, 0, true)));  // past what dispatch allocates
+  // A copy past what dispatch allocates is staged in K chunks.
+  EXPECT_EQ(WarpTiledFamily::staged_k(nn.get<WarpTiledParams>(), problem(16384, 64, 16384, 0, true)), 4096);
+  EXPECT_TRUE(nn.can_implement(problem(16384, 64, 16384, 0, true)));
 
   const SearchLimits lim;
   auto staged = [&](const Problem& q) {
