@@ -2,6 +2,8 @@
 // timing needs, and the median/IQR of samples.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "autogemm/benchmark.h"
 #include "autogemm/shape_spec.h"
 
@@ -50,6 +52,27 @@ TEST(Summarize, MedianAndInterquartileRangeOfUnsortedSamples) {
   EXPECT_DOUBLE_EQ(t.min_ms, 1);
   EXPECT_DOUBLE_EQ(summarize({1, 2}).median_ms, 1.5);
   EXPECT_EQ(summarize({}).runs, 0);
+}
+
+TEST(SettledByOneRun, OnlyAClearLossIsSettledByOneRun) {
+  // Short runs: only 3x slower is sure; from 1 ms, 1.5x.
+  EXPECT_EQ(settled_by_one_run(0.5, 0.2), nullptr);
+  EXPECT_NE(settled_by_one_run(0.7, 0.2), nullptr);
+  EXPECT_EQ(settled_by_one_run(2.0, 1.5), nullptr);
+  EXPECT_NE(settled_by_one_run(2.4, 1.5), nullptr);
+  // Below 30 ms a run 10 % slower is still timed fully...
+  EXPECT_EQ(settled_by_one_run(22.0, 20.0), nullptr);
+  // ...from 30 ms one run settles what is past the finalists' margin and a
+  // run's spread, and nothing nearer.
+  EXPECT_NE(settled_by_one_run(176.0, 168.0), nullptr);
+  EXPECT_EQ(settled_by_one_run(172.0, 168.0), nullptr);
+  EXPECT_EQ(settled_by_one_run(168.0 * (1 + kFinalistMargin), 168.0), nullptr);
+}
+
+TEST(SettledByOneRun, NothingIsSettledWithoutABest) {
+  EXPECT_EQ(settled_by_one_run(50.0, std::numeric_limits<double>::infinity()), nullptr);
+  EXPECT_EQ(settled_by_one_run(50.0, 0.0), nullptr);
+  EXPECT_EQ(settled_by_one_run(0.0, 50.0), nullptr);
 }
 
 }  // namespace

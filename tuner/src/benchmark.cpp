@@ -201,4 +201,14 @@ Timing Benchmark::time_rotating(const std::function<void(CUstream, int)>& launch
   return summarize(std::move(samples));
 }
 
+const char* settled_by_one_run(double first_ms, double best_ms) {
+  if (!(first_ms > 0) || !(best_ms > 0) || !std::isfinite(best_ms)) return nullptr;
+  if (first_ms > (first_ms >= 1.0 ? 1.5 : 3.0) * best_ms) return "timed once: far slower than the best";
+  // Past the finalists' margin by more than a long run's own spread.
+  constexpr double kLongRunSpread = 0.01;
+  if (first_ms >= 30.0 && first_ms > (1 + kFinalistMargin + kLongRunSpread) * best_ms)
+    return "timed once: a long run past the finalists' margin";
+  return nullptr;
+}
+
 }  // namespace autogemm

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "autogemm/benchmark.h"
 #include "autogemm/log.h"
 #include "autogemm/strategy.h"
 
@@ -30,7 +31,6 @@ std::vector<KernelConfig> neighbour_configs(const std::vector<KernelConfig>& spa
 void remeasure_finalists(Worker& worker, std::vector<Candidate>& cands, size_t first, const Problem& p,
                          double timeout_s, const std::function<void(const Candidate&)>& on_trial,
                          std::chrono::steady_clock::time_point deadline) {
-  constexpr double kFinalistMargin = 0.03;
   constexpr size_t kMaxFinalists = 4;
   auto eligible = [](const Candidate& c) {
     return c.trial.status == TrialStatus::Ok && !c.injected && c.trial.median_ms > 0 && !c.cubin.empty();

@@ -66,18 +66,17 @@ void prepare_workspace(Session& s, const KernelConfig& cfg, CUstream stream) {
 }
 
 /// Times a verified candidate over the rotating copies. One timed run
-/// first: a candidate far slower than the best so far is recorded from that
-/// run alone. Far is 3x, or 1.5x from 1 ms on, where one run is within a
-/// few percent of the median. The verifying launch warmed the kernel and
-/// copy 0, and took `verify_ms`: from 10 ms on it is that first run (at
+/// first: a candidate that run settles against the best so far
+/// (settled_by_one_run) is recorded from it alone. The verifying launch
+/// warmed the kernel and copy 0, and took `verify_ms`: from 10 ms on it is that first run (at
 /// most microseconds of operand traffic differ between a warm and a cold
 /// L2, and one launch per candidate is a tenth of a second at 16384^3).
 Timing time_candidate(Session& s, const LoadedKernel& k, double best_ms, double verify_ms, std::string* detail) {
   constexpr double kLongMs = 10.0;
   auto launch = [&](CUstream st, int i) { k.launch(s.copies->call(i), st, s.workspace.get()); };
   const double first = verify_ms >= kLongMs ? verify_ms : s.bench->once_rotating(launch, s.copies->count(), false);
-  if (first > (first >= 1.0 ? 1.5 : 3.0) * best_ms) {
-    *detail = "timed once: far slower than the best";
+  if (const char* why = settled_by_one_run(first, best_ms)) {
+    *detail = why;
     Timing t;
     t.median_ms = first;
     t.runs = 1;

@@ -105,4 +105,16 @@ class Benchmark {
 /// Median and IQR of samples (not empty).
 Timing summarize(std::vector<double> ms);
 
+/// The tuner times again the candidates within this fraction of the best
+/// (its finalists), so a single run need only tell who is outside it.
+constexpr double kFinalistMargin = 0.03;
+
+/// Whether a candidate whose first timed run took `first_ms` is settled by
+/// that run alone against the best so far (`best_ms`), and why (nullptr:
+/// time it fully). A run's spread shrinks with its length: below 1 ms only
+/// 3x slower is sure, from 1 ms 1.5x, and from 30 ms (a run spreads about
+/// 1 % there, and is 0.17 s at 16384^3) anything past the finalists' margin
+/// by more than that spread.
+const char* settled_by_one_run(double first_ms, double best_ms);
+
 }  // namespace autogemm
