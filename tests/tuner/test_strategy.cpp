@@ -7,6 +7,8 @@
 #include <set>
 
 #include "autogemm/strategy.h"
+#include "autogemm/tiled_family.h"
+#include "autogemm/warptiled_family.h"
 #include "autogemm/tuner.h"
 #include "autogemm/shape_spec.h"
 
@@ -123,8 +125,8 @@ TEST(Strategy, ModelPrefersWhatTheH200Measured) {
 }
 
 // History: the nearest tuned shape's winner comes first, its split-K-free
-// twin next; configs that cannot run the problem (other transposes) are
-// dropped; the problem's own row is not history.
+// twin next; configs of other transposes are dropped; the problem's own row
+// is not history.
 TEST(Strategy, HistoryPutsTheNearestShapesWinnersFirst) {
   const SearchLimits lim;
   const Problem p = shape("3000x3000x3000");
@@ -173,6 +175,35 @@ TEST(Strategy, HistoryPutsTheNearestShapesWinnersFirst) {
 
 namespace autogemm {
 namespace {
+
+// An aligned shape's winner is history for an unaligned problem too, with
+// scalar copies (its tile is what carries over), after a winner of the
+// problem's own class at the same distance.
+TEST(Strategy, HistoryFitsAnAlignedWinnerToAnUnalignedProblem) {
+  const SearchLimits lim;
+  const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, false, true, 851, 4095, 2695, false);
+  ASSERT_FALSE(p.aligned);
+  const auto space = WarpTiledFamily::instance().search_space(p, lim);
+  auto cfg = [](const char* t) { return *KernelConfig::parse(t); };
+  ShapeKey aligned_twin = make_problem(AUTOGEMM_ROW_MAJOR, false, true, 852, 4096, 2696, true).key();
+  ShapeKey unaligned_twin = make_problem(AUTOGEMM_ROW_MAJOR, false, true, 853, 4097, 2697, false).key();
+  const std::vector<HistoryEntry> history = {
+      {aligned_twin, cfg("warptiled bm=64 bn=128 bk=16 wm=64 wn=32 ln=4 st=3 vec=4 sk=2 sw=1 ta=0 tb=1")},
+      {unaligned_twin, cfg("warptiled bm=128 bn=256 bk=16 wm=64 wn=64 ln=4 st=3 vec=1 sw=1 tp=1 ta=0 tb=1")},
+  };
+  const auto h = history_candidates(p, space, history, 4);
+  std::vector<std::string> got;
+  for (const auto& c : h) got.push_back(c.to_string());
+  const std::vector<std::string> want = {
+      "warptiled bm=128 bn=256 bk=16 wm=64 wn=64 ln=4 st=3 vec=1 sw=1 tp=1 ta=0 tb=1",
+      "warptiled bm=64 bn=128 bk=16 wm=64 wn=32 ln=4 st=3 vec=1 sk=2 sw=1 ta=0 tb=1"};
+  EXPECT_EQ(got, want);
+  // The other way round nothing carries over: an aligned problem's space
+  // has only 16-byte copies.
+  const Problem q = make_problem(AUTOGEMM_ROW_MAJOR, false, true, 852, 4096, 2696, true);
+  const std::vector<HistoryEntry> unaligned_only = {history[1]};
+  EXPECT_TRUE(history_candidates(q, WarpTiledFamily::instance().search_space(q, lim), unaligned_only, 4).empty());
+}
 
 TEST(ModelCutoff, RulesOutOnlyWhatTheFamilysMostFavourableCalibrationCannotBringUnderTheBest) {
   const SearchLimits lim;

@@ -35,9 +35,12 @@ std::vector<KernelConfig> history_candidates(const Problem& p, const std::vector
                                              const std::vector<HistoryEntry>& history, size_t limit) {
   std::map<std::string, size_t> in_space;
   for (size_t i = 0; i < space.size(); ++i) in_space.emplace(space[i].to_string(), i);
+  // Log distance over M, N and K, and log(2) more for another alignment
+  // class (as dispatch weighs a built-in row), so the problem's own class
+  // comes first at equal sizes.
   auto distance = [&](const ShapeKey& s) {
     return std::fabs(std::log(double(s.m) / p.m)) + std::fabs(std::log(double(s.n) / p.n)) +
-           std::fabs(std::log(double(s.k) / p.k));
+           std::fabs(std::log(double(s.k) / p.k)) + (s.aligned != p.aligned) * std::log(2.0);
   };
   std::vector<const HistoryEntry*> order;
   for (const HistoryEntry& h : history)
@@ -47,8 +50,15 @@ std::vector<KernelConfig> history_candidates(const Problem& p, const std::vector
   std::vector<KernelConfig> out;
   std::set<size_t> taken;
   for (const HistoryEntry* h : order) {
-    for (const KernelConfig& c : h->config.family().history_variants(h->config)) {
-      const auto it = in_space.find(c.to_string());
+    for (const KernelConfig& v : h->config.family().history_variants(h->config)) {
+      // Fitted to p's alignment class: an aligned winner's tile is worth
+      // measuring on an unaligned problem (with scalar copies). Winners of
+      // other transposes are not: as extra builds measured first they took
+      // 4096^3:TN's tuning past 10 s (DECISIONS).
+      if (v.trans_a != p.trans_a || v.trans_b != p.trans_b) continue;
+      const std::optional<KernelConfig> c = v.family().fitted(v, p);
+      if (!c) continue;
+      const auto it = in_space.find(c->to_string());
       if (out.size() < limit && it != in_space.end() && taken.insert(it->second).second) out.push_back(space[it->second]);
     }
   }

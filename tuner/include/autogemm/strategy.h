@@ -46,10 +46,12 @@ struct HistoryEntry {
 };
 
 /// History-based pruning: configs that won on other shapes of this device
-/// (and built-in winners, their own shape's too), nearest shapes first (log distance over M, N and K), each with the
-/// variants its family suggests (KernelFamily::history_variants), kept only
-/// where they are in `space` (so valid for `p` and within the limits). At
-/// most `limit`, no duplicates.
+/// (and built-in winners, their own shape's too), nearest shapes first (log
+/// distance over M, N and K, log(2) more for the other alignment class),
+/// each with the variants its family suggests (KernelFamily::history_variants)
+/// fitted to p's alignment class (KernelFamily::fitted; other transposes are
+/// left out), kept only where they are in `space` (so valid for `p` and
+/// within the limits). At most `limit`, no duplicates.
 std::vector<KernelConfig> history_candidates(const Problem& p, const std::vector<KernelConfig>& space,
                                              const std::vector<HistoryEntry>& history, size_t limit);
 
