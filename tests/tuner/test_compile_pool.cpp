@@ -62,5 +62,22 @@ TEST(CompilePool, RuledOutJobsAddNoBuildTime) {
   EXPECT_DOUBLE_EQ(times.mean_s(), 2.0);
 }
 
+// The picks stop where the neighbour pass could no longer build (twice the
+// mean build: the picks' own builds in flight end first) and measure two
+// configs before its deadline; without a next deadline nothing is cut.
+TEST(StarvesNextPass, LeavesTwoBuildsAndTwoMeasurements) {
+  const Clock::time_point t0 = Clock::now();
+  const auto at = [&](double s) {
+    return t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  };
+  // 16384^3 on an H100: builds ~1.5 s, a measurement ~0.4 s: 3.8 s needed.
+  EXPECT_FALSE(starves_next_pass(at(4.6), at(8.5), 1.5, 0.4));
+  EXPECT_TRUE(starves_next_pass(at(4.8), at(8.5), 1.5, 0.4));
+  // A small shape: measurements of microseconds, builds of half a second.
+  EXPECT_FALSE(starves_next_pass(at(7.0), at(8.5), 0.5, 1e-4));
+  EXPECT_TRUE(starves_next_pass(at(7.6), at(8.5), 0.5, 1e-4));
+  EXPECT_FALSE(starves_next_pass(at(1e6), Clock::time_point::max(), 1.5, 0.4));
+}
+
 }  // namespace
 }  // namespace autogemm::tuning

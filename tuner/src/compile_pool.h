@@ -59,6 +59,16 @@ class BuildTimes {
   int count_ = 0;
 };
 
+/// Whether a pass begun at `now` would not build and measure two jobs
+/// before `next_deadline`: the builds still in flight end first (a pool's
+/// end waits for them), then the pass's own, then its two measurements.
+inline bool starves_next_pass(Clock::time_point now, Clock::time_point next_deadline, double build_mean_s,
+                              double measure_mean_s) {
+  if (next_deadline == Clock::time_point::max()) return false;
+  const double need_s = 2 * build_mean_s + 2 * measure_mean_s;
+  return now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(need_s)) > next_deadline;
+}
+
 /// Compiles `jobs` on `threads` workers; results are consumed in order
 /// while later ones are still compiling, so NVRTC overlaps GPU measuring.
 /// Compiling stays at most two jobs a thread ahead of the consumer, and a

@@ -169,9 +169,10 @@ class Measuring {
   /// ends; with `may_rule_out` the cutoff leaves out what it rules out.
   /// TuneOptions::stop ends it early (out.interrupted); so does `deadline`,
   /// quietly, for the jobs from `first_cut` on: they are left out, not
-  /// interrupted.
+  /// interrupted; and so does `next_deadline` (the next pass's), once what
+  /// is left before it would not build and measure that pass's first jobs.
   void run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time_point deadline = Clock::time_point::max(),
-           size_t first_cut = 0);
+           size_t first_cut = 0, Clock::time_point next_deadline = Clock::time_point::max());
   /// A later pass adds `n` to the progress total.
   void expect_more(size_t n) { total_ += n; }
   bool started() const { return started_; }
@@ -190,9 +191,16 @@ class Measuring {
   double timeout_s_ = 0, best_ms_ = std::numeric_limits<double>::infinity();
   bool started_ = false;  ///< the worker was set up for the problem
   BuildTimes build_times_;  ///< every pass's builds: the next pass's estimate from its start
+  double measure_s_ = 0;    ///< worker time of the measurements so far
+  int measured_ = 0;
+  bool leaves_too_little(Clock::time_point next_deadline) const {
+    return measured_ > 0 &&
+           starves_next_pass(Clock::now(), next_deadline, build_times_.mean_s(), measure_s_ / measured_);
+  }
 };
 
-void Measuring::run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time_point deadline, size_t first_cut) {
+void Measuring::run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time_point deadline, size_t first_cut,
+                    Clock::time_point next_deadline) {
   if (jobs.empty()) return;
   // Injected kernels always run.
   auto ruled_out = [this, may_rule_out](const Job& j) { return may_rule_out && !j.injected && cutoff_.ruled_out(j.config); };
@@ -208,6 +216,11 @@ void Measuring::run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time
       log().info("{}: {} candidates left out at the pass's deadline", p_.to_string(), jobs.size() - i);
       return;
     }
+    if (i >= first_cut && leaves_too_little(next_deadline)) {
+      log().info("{}: {} candidates left out: the neighbour pass needs the time left", p_.to_string(),
+                 jobs.size() - i);
+      return;
+    }
     Compiled compiled = pool.get(i);
     if (compiled.past_deadline) {
       log().info("{}: {} candidates left out at the pass's deadline", p_.to_string(), jobs.size() - i);
@@ -217,7 +230,10 @@ void Measuring::run(const std::vector<Job>& jobs, bool may_rule_out, Clock::time
       ++out_.ruled_out;
       continue;
     }
+    const auto measure_start = Clock::now();
     Candidate cand = measure(worker_, jobs[i], std::move(compiled), p_, best_ms_, timeout_s_);
+    measure_s_ += std::chrono::duration<double>(Clock::now() - measure_start).count();
+    ++measured_;
     cand.trial.timing = opt_.timing;
     if (cand.trial.status == TrialStatus::Ok && !cand.injected)
       cutoff_.measured(cand.config, cand.trial.median_ms, jobs[i].calibrates);
@@ -253,8 +269,14 @@ TuneResult Tuner::tune(const Problem& p, const TuneProgress& progress) {
     return t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::min(s, 1e9)));
   };
   // Only a model tuning leaves candidates out, by the cutoff or, past the
-  // first (the default: the bar to beat), by its deadline.
-  if (model) m.run(jobs, true, after(opt_.pick_deadline_s), 1);
+  // first (the default: the bar to beat), by its deadline, or where the
+  // neighbour pass, meant to run after the picks, would get too little
+  // time to build anything (at 16384^3 it measured none, and the FFMA
+  // orders, found only there, are worth 1-2 %).
+  const bool leave_time = model && opt_.neighbours_per_seed > 0 && opt_.pick_deadline_s < opt_.neighbour_deadline_s;
+  if (model)
+    m.run(jobs, true, after(opt_.pick_deadline_s), 1,
+          leave_time ? after(opt_.neighbour_deadline_s) : Clock::time_point::max());
   else m.run(jobs, false);
   if (model && opt_.neighbours_per_seed > 0 && !stopping()) {
     const std::vector<Job> near = neighbour_jobs(space, out.candidates, p, dev_, opt_);
