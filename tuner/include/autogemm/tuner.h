@@ -107,7 +107,9 @@ struct TuneOptions {
   /// tuning keeps to 10 s a shape, and on the H200 class sweep one
   /// unaligned shape (5175x3791x1695, 59 candidates, 85 s of NVRTC over 16
   /// CPUs) took 14.0 s with no bound; at 16384^3, where one candidate takes
-  /// ~0.7 s, each family's first six picks alone took 11.8 s.
+  /// ~0.7 s, each family's first six picks alone took 11.8 s. Where it
+  /// comes before neighbour_deadline_s, the picks also stop once the time
+  /// left would not let the neighbour pass build and measure two configs.
   double pick_deadline_s = 7.0;
   /// Model tunings: seconds from the start after which no finalist is timed
   /// again (remeasure_finalists).
