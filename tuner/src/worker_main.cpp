@@ -68,9 +68,10 @@ void prepare_workspace(Session& s, const KernelConfig& cfg, CUstream stream) {
 /// Times a verified candidate over the rotating copies. One timed run
 /// first: a candidate that run settles against the best so far
 /// (settled_by_one_run) is recorded from it alone. The verifying launch
-/// warmed the kernel and copy 0, and took `verify_ms`: from 10 ms on it is that first run (at
-/// most microseconds of operand traffic differ between a warm and a cold
-/// L2, and one launch per candidate is a tenth of a second at 16384^3).
+/// warmed the kernel and copy 0, and took `verify_ms`: from 10 ms on it is
+/// that first run (at most microseconds of operand traffic differ between
+/// a warm and a cold L2, and one launch per candidate is a tenth of a
+/// second at 16384^3).
 Timing time_candidate(Session& s, const LoadedKernel& k, double best_ms, double verify_ms, std::string* detail) {
   constexpr double kLongMs = 10.0;
   auto launch = [&](CUstream st, int i) { k.launch(s.copies->call(i), st, s.workspace.get()); };
