@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include "autogemm/autogemm.h"
@@ -36,6 +37,15 @@ const bool kEnvironment = [] {
   ::setenv("AUTOGEMM_CACHE", (kDir / "tuning.db").c_str(), 1);
   return true;
 }();
+
+// Removes the directory at exit, also when the binary only lists its tests
+// or skips them: every run creates one, and none may be left in /tmp.
+const struct RemoveDirAtExit {
+  ~RemoveDirAtExit() {
+    std::error_code ignored;
+    fs::remove_all(kDir, ignored);
+  }
+} kRemoveDirAtExit;
 
 class GpuOnline : public testing::GpuTest {
  protected:
