@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <optional>
@@ -181,12 +182,19 @@ PlanChoice choose_config(const Problem& p, const std::vector<TunedEntry>& winner
   // defaults, of every layout and class; a row of exactly this shape was
   // measured fastest here, which no estimate knows better, among the
   // families of its own accuracy class. In fp32_accurate mode a strict row
-  // competes at its measured time: this device's tf32x3wg winner of 16384^3
+  // of the shape stands for its class and competes at its measured time
+  // with the other class's rows: this device's tf32x3wg winner of 16384^3
   // estimates 8192^3 at 2.4x the speed of its strict row.
   Choice built;
   if (const TunedEntry* same = offer(built, builtin, PlanSource::Default, p, mode, lim, true, max_workspace)) {
     if (mode == MathMode::Strict || same->config.family().accuracy() != AccuracyClass::StrictFp32)
       return PlanChoice{same->config, PlanSource::Default};
+    std::vector<TunedEntry> accurate;
+    std::copy_if(builtin.begin(), builtin.end(), std::back_inserter(accurate), [](const TunedEntry& w) {
+      return w.config.family().accuracy() != AccuracyClass::StrictFp32;
+    });
+    built = Choice{};
+    offer(built, accurate, PlanSource::Default, p, mode, lim, true, max_workspace);
     const double measured_s = calibration(*same, lim) * same->config.family().cost(same->config, p, lim);
     built.consider(same->config, PlanSource::Default, measured_s, 0.0);
   }

@@ -204,6 +204,25 @@ TEST(BuiltinDispatch, InFp32AccurateModeAStrictRowOfTheShapeCompetesWithThisDevi
   EXPECT_EQ(choose_config(p, slow, MathMode::Fp32Accurate, SearchLimits{}, sm90()).config, table_row.config);
 }
 
+// In fp32_accurate mode a strict row of the shape stands for the strict
+// class, as in strict mode: a strict row of another shape, however fast its
+// estimate, does not displace it.
+TEST(BuiltinDispatch, InFp32AccurateModeNoStrictEstimateDisplacesTheShapesStrictRow) {
+  const Problem p = problem(2048, 2048, 2048);
+  const KernelConfig own = *KernelConfig::parse("warptiled bm=128 bn=128 bk=8 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 ta=0 tb=0");
+  const KernelConfig near = *KernelConfig::parse("warptiled bm=64 bn=128 bk=8 wm=64 wn=64 ln=4 st=3 vec=4 sw=8 ta=0 tb=0");
+  ASSERT_TRUE(own.can_implement(p));
+  ASSERT_TRUE(near.can_implement(p));
+  // The near row ran 2560^3 a hundred times faster than its model: its
+  // estimate of 2048^3 beats the shape's own measured time.
+  const std::vector<TunedEntry> table = {TunedEntry{p.key(), own, 1.0, 1.0},
+                                         TunedEntry{problem(2560, 2560, 2560).key(), near, 1.0, 1e-3}};
+  EXPECT_EQ(choose_config(p, {}, MathMode::Strict, SearchLimits{}, table).config, own);
+  EXPECT_EQ(choose_config(p, {}, MathMode::Fp32Accurate, SearchLimits{}, table).config, own);
+  // Without the shape's row the near one is borrowed.
+  EXPECT_EQ(choose_config(p, {}, MathMode::Fp32Accurate, SearchLimits{}, {table[1]}).config, near);
+}
+
 TEST(BuiltinDispatch, AGemvRowBorrowedForFewerRowsSumsOnlyThose) {
   for (int64_t m : {2, 3, 4, 5}) {
     const Problem p = problem(m, 4096, 4096);
