@@ -1,6 +1,7 @@
 // CompilePool: a tuning pass's builds ahead of its measuring
-// (tuner/src/compile_pool.h). Every job here is ruled out by `skip`, so no
-// NVRTC runs: what is tested is which jobs the pool starts at all.
+// (tuner/src/compile_pool.h). Every job here is ruled out by `skip` or kept
+// in the process's CompileMemo, so no NVRTC runs: what is tested is which
+// jobs the pool starts at all.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -60,6 +61,33 @@ TEST(CompilePool, RuledOutJobsAddNoBuildTime) {
     for (size_t i = 0; i < jobs.size(); ++i) pool.get(i);
   }
   EXPECT_DOUBLE_EQ(times.mean_s(), 2.0);
+}
+
+// A build the process kept from an earlier shape costs nothing: it starts
+// however near the deadline, and it adds no time to the builds' mean (a
+// suite's kept builds made the mean a third of a real build's).
+TEST(CompilePool, KeptBuildsStartPastTheDeadlineAndAddNoBuildTime) {
+  // A config no other test builds, so the process-wide memo holds it only here.
+  const auto c = KernelConfig::parse("tiled bm=64 bn=64 bk=8 tm=4 tn=4 wc=8 vec=4 sk=1 sw=8 ta=1 tb=1");
+  ASSERT_TRUE(c.has_value());
+  const std::vector<Job> jobs(3, Job{*c, "sm_90"});
+  CompileResult kept;
+  kept.cubin = {'k'};
+  kept.seconds = 1.0;
+  CompileMemo::process().put(CompileMemo::key(*c, "sm_90"), kept);
+  BuildTimes slow;
+  slow.add(1000.0);
+  {
+    CompilePool pool(jobs, 2, nullptr, slow, Clock::now() + std::chrono::seconds(100), 1);
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const Compiled got = pool.get(i);
+      EXPECT_FALSE(got.past_deadline) << i;
+      EXPECT_FALSE(got.built_now) << i;
+      ASSERT_TRUE(got.result.has_value()) << i << ": " << got.error;
+      EXPECT_EQ(got.result->cubin, kept.cubin);
+    }
+  }
+  EXPECT_DOUBLE_EQ(slow.mean_s(), 1000.0);
 }
 
 // The picks stop where the neighbour pass could no longer build (twice the

@@ -23,6 +23,11 @@ std::optional<CompileResult> CompileMemo::find(const std::string& key) {
   return r;
 }
 
+bool CompileMemo::contains(const std::string& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return index_.count(key) > 0;
+}
+
 void CompileMemo::put(const std::string& key, const CompileResult& r) {
   Entry e{key, r};
   const size_t c = cost(e);

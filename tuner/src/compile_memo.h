@@ -31,6 +31,8 @@ class CompileMemo {
 
   /// The kept build (its `seconds` is 0: no time was spent now), if any.
   std::optional<CompileResult> find(const std::string& key);
+  /// Whether a build is kept under `key` (find() without the copy).
+  bool contains(const std::string& key) const;
   /// Keeps `r` under `key`, dropping the oldest builds past the bound; a
   /// build larger than the bound is not kept. Thread-safe, as find().
   void put(const std::string& key, const CompileResult& r);

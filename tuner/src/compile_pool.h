@@ -26,6 +26,7 @@ struct Compiled {
   std::string error;
   bool ruled_out = false;  ///< left out before compiling (ModelCutoff)
   bool past_deadline = false;  ///< not compiled: the build would have ended past the pass's deadline
+  bool built_now = false;  ///< NVRTC ran for it (not ruled out, not kept from an earlier shape)
 };
 
 /// One thing to compile: a config from its template, or an injected source.
@@ -41,7 +42,11 @@ struct Job {
 };
 
 /// Wall seconds of one tuning's builds so far, over all its passes: what
-/// the next build will likely take. Thread-safe.
+/// the next build will likely take. Only builds NVRTC ran count: a build
+/// kept from an earlier shape takes no time, and two thirds of a suite's
+/// candidates are such, so counting them made the next real build look a
+/// third of its time and started builds the pass's end then waited for.
+/// Thread-safe.
 class BuildTimes {
  public:
   void add(double s) {
@@ -77,7 +82,8 @@ inline bool starves_next_pass(Clock::time_point now, Clock::time_point next_dead
 /// skipped job is not compiled. Nor is a job from `first_cut` on whose
 /// build, as long as the tuning's builds took on average (`times`, which
 /// the pool adds its own to), would end past `deadline`: the pass could not
-/// measure it, and its end would wait for the build.
+/// measure it, and its end would wait for the build. A job the process
+/// built before (CompileMemo) costs nothing and always starts.
 class CompilePool {
  public:
   CompilePool(const std::vector<Job>& jobs, int threads, std::function<bool(const Job&)> skip, BuildTimes& times,
@@ -115,7 +121,7 @@ class CompilePool {
         turn_.wait(lock, [&] { return stop_ || (i < consumed_ + ahead_ && (hold < 0 || consumed_ > size_t(hold))); });
         if (stop_) return;
       }
-      if (i >= first_cut_ && past_deadline_when_built()) {
+      if (i >= first_cut_ && !built_before(jobs_[i]) && past_deadline_when_built()) {
         Compiled late;
         late.past_deadline = true;
         promises_[i].set_value(std::move(late));
@@ -123,9 +129,12 @@ class CompilePool {
       }
       const auto t0 = Clock::now();
       Compiled c = build(jobs_[i]);
-      if (!c.ruled_out) times_.add(std::chrono::duration<double>(Clock::now() - t0).count());
+      if (c.built_now) times_.add(std::chrono::duration<double>(Clock::now() - t0).count());
       promises_[i].set_value(std::move(c));
     }
+  }
+  static bool built_before(const Job& j) {
+    return !j.injected && CompileMemo::process().contains(CompileMemo::key(j.config, j.arch));
   }
   bool past_deadline_when_built() const {
     if (deadline_ == Clock::time_point::max()) return false;
@@ -140,11 +149,13 @@ class CompilePool {
     }
     try {
       if (j.injected) {
+        c.built_now = true;
         c.result = compile_kernel(j.config, j.arch, j.injected->source, j.injected->name, j.injected->options);
       } else {
         const std::string key = CompileMemo::key(j.config, j.arch);
         c.result = CompileMemo::process().find(key);
         if (!c.result) {
+          c.built_now = true;
           c.result = compile_kernel(j.config, j.arch);
           CompileMemo::process().put(key, *c.result);
         }
