@@ -100,7 +100,8 @@ double distance(const ShapeKey& s, const Problem& p) {
          std::fabs(std::log(double(s.batch) / double(p.batch)));
 }
 
-/// How many built-in rows nearest to a problem compete for it.
+/// How many built-in rows nearest to a problem compete for it (and any as
+/// near as the last of them).
 constexpr size_t kBuiltinNeighbours = 8;
 
 /// Offers `choice` every entry of `rows` (other shapes' winners, `source`)
@@ -160,7 +161,11 @@ const TunedEntry* offer(Choice& choice, const std::vector<TunedEntry>& rows, Pla
   }
   if (builtin && offers.size() > kBuiltinNeighbours) {
     std::stable_sort(offers.begin(), offers.end(), [](const Offer& a, const Offer& b) { return a.distance < b.distance; });
-    offers.resize(kBuiltinNeighbours);
+    // Rows as near as the last one kept compete too: which of two equally
+    // near rows came first in the table decides nothing.
+    size_t keep = kBuiltinNeighbours;
+    while (keep < offers.size() && offers[keep].distance <= offers[kBuiltinNeighbours - 1].distance + 1e-12) ++keep;
+    offers.resize(keep);
   }
   for (const Offer& o : offers) {
     const auto it = calib.find(&o.row->config.family());

@@ -18,6 +18,7 @@
 #include "autogemm/gemv_family.h"
 #include "autogemm/problem.h"
 #include "autogemm/shape_spec.h"
+#include "autogemm/warptiled_family.h"
 
 namespace autogemm {
 namespace {
@@ -237,6 +238,20 @@ TEST(BuiltinDispatch, AGemvRowBorrowedForFewerRowsSumsOnlyThose) {
 // family's space could have offered it there (KernelFamily::in_space): the
 // H100 ran a 16-row gemv ring, fitted to scalar loads for this column-major
 // TT product, at 0.30 of cuBLAS; the space keeps rings to 16-byte loads.
+// An unaligned NT product (both operands k-contiguous) before tuning: the
+// table's 4096^3:NT row (B staged) and 2048x4096x4096's NN row are equally
+// near it, the eighth nearest; which came first in the table decided which
+// competed, and the NN row's tile with B copied in place ran 30.7 TFLOP/s
+// on an H100, the NT row's config 35.2 (2026-12-07, kernel_probe).
+TEST(BuiltinDispatch, AnUnalignedNtProductBeforeTuningStagesItsB) {
+  const Problem p = make_problem(AUTOGEMM_ROW_MAJOR, false, true, 851, 4095, 2695, false);
+  ASSERT_FALSE(p.aligned);
+  const PlanChoice c = choose_config(p, {}, MathMode::Strict, SearchLimits{}, sm90());
+  SCOPED_TRACE(c.config.to_string());
+  ASSERT_TRUE(c.config.is<WarpTiledParams>());
+  EXPECT_EQ(c.config.get<WarpTiledParams>().stage_b, 1);
+}
+
 TEST(BuiltinDispatch, ABorrowedConfigIsOneItsFamilysSpaceCouldOffer) {
   const Problem p = make_problem(AUTOGEMM_COL_MAJOR, true, true, 15, 1197, 15199, false);
   ASSERT_FALSE(p.aligned);
