@@ -205,6 +205,31 @@ TEST(Strategy, HistoryFitsAnAlignedWinnerToAnUnalignedProblem) {
   EXPECT_TRUE(history_candidates(q, WarpTiledFamily::instance().search_space(q, lim), unaligned_only, 4).empty());
 }
 
+// Dispatch fits a built-in row of other transposes to a problem before
+// tuning (64x64x65536's NN row ran its TN form at 1.20x cuBLAS on an H100,
+// where tuning without it ended on 0.74x): where that row is nearer than
+// every built-in row of the problem's own transposes, tuning measures it
+// first. Not where a row of the problem's own is as near, and never for a
+// stored winner of other transposes.
+TEST(Strategy, HistoryMeasuresANearerBuiltinRowOfOtherTransposesFittedFirst) {
+  const SearchLimits lim;
+  const Problem p = shape("64x64x65536:TN");
+  const auto space = TiledFamily::instance().search_space(p, lim);
+  auto cfg = [](const char* t) { return *KernelConfig::parse(t); };
+  const KernelConfig nn = cfg("tiled bm=64 bn=64 bk=32 tm=8 tn=4 wc=8 vec=4 sk=128 rd=1 sw=1 st=3 ta=0 tb=0");
+  const KernelConfig tn = cfg("tiled bm=64 bn=64 bk=32 tm=8 tn=8 wc=4 vec=4 sk=128 rd=1 sw=1 st=3 ta=1 tb=0");
+  const std::string nn_fitted = "tiled bm=64 bn=64 bk=32 tm=8 tn=4 wc=8 vec=4 sk=128 rd=1 sw=1 st=3 ta=1 tb=0";
+  const std::vector<HistoryEntry> far_own = {{shape("64x64x65536").key(), nn, true},
+                                             {shape("64x64x16384:TN").key(), tn, true}};
+  const auto h = history_candidates(p, space, far_own, 4);
+  ASSERT_FALSE(h.empty());
+  EXPECT_EQ(h.front().to_string(), nn_fitted);
+  const std::vector<HistoryEntry> near_own = {{shape("64x64x65536").key(), nn, true}, {p.key(), tn, true}};
+  for (const KernelConfig& c : history_candidates(p, space, near_own, 4)) EXPECT_NE(c.to_string(), nn_fitted);
+  const std::vector<HistoryEntry> tuned_only = {{shape("64x64x65536").key(), nn, false}};
+  EXPECT_TRUE(history_candidates(p, space, tuned_only, 4).empty());
+}
+
 TEST(ModelCutoff, RulesOutOnlyWhatTheFamilysMostFavourableCalibrationCannotBringUnderTheBest) {
   const SearchLimits lim;
   const Problem p = shape("2048x2048x2048");

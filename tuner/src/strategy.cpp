@@ -31,6 +31,28 @@ double model_cost(const KernelConfig& c, const Problem& p, const SearchLimits& l
   return c.family().cost(c, p, lim);
 }
 
+namespace {
+
+/// The built-in row of `order` whose transposes differ from p's and that is
+/// nearer than every built-in row of p's own transposes, a transpose changed
+/// counting log(2) on top of `distance`; null where there is none.
+template <class Distance>
+const HistoryEntry* nearest_builtin_of_other_transposes(const Problem& p, const std::vector<const HistoryEntry*>& order,
+                                                        const Distance& distance) {
+  const HistoryEntry* best = nullptr;
+  double own = std::numeric_limits<double>::infinity(), other = own;
+  for (const HistoryEntry* h : order) {
+    if (!h->builtin) continue;
+    const int changes = (h->shape.trans_a != p.trans_a) + (h->shape.trans_b != p.trans_b);
+    const double d = distance(h->shape) + changes * std::log(2.0);
+    if (changes == 0) own = std::min(own, d);
+    else if (d < other) other = d, best = h;
+  }
+  return other < own ? best : nullptr;
+}
+
+}  // namespace
+
 std::vector<KernelConfig> history_candidates(const Problem& p, const std::vector<KernelConfig>& space,
                                              const std::vector<HistoryEntry>& history, size_t limit) {
   std::map<std::string, size_t> in_space;
@@ -49,6 +71,16 @@ std::vector<KernelConfig> history_candidates(const Problem& p, const std::vector
                    [&](const HistoryEntry* a, const HistoryEntry* b) { return distance(a->shape) < distance(b->shape); });
   std::vector<KernelConfig> out;
   std::set<size_t> taken;
+  // A built-in row of other transposes nearer (each transpose counting
+  // log(2), as dispatch weighs it) than every built-in row of the problem's
+  // own is what dispatch may run before tuning (fitted): measured first, so
+  // tuning never ends on a slower winner than that. One at most: other
+  // transposes' rows as a rule took 4096^3:TN's tuning past 10 s (DECISIONS).
+  if (const HistoryEntry* other = nearest_builtin_of_other_transposes(p, order, distance)) {
+    const std::optional<KernelConfig> c = other->config.family().fitted(other->config, p);
+    const auto it = c ? in_space.find(c->to_string()) : in_space.end();
+    if (limit > 0 && it != in_space.end() && taken.insert(it->second).second) out.push_back(space[it->second]);
+  }
   for (const HistoryEntry* h : order) {
     for (const KernelConfig& v : h->config.family().history_variants(h->config)) {
       // Fitted to p's alignment class: an aligned winner's tile is worth

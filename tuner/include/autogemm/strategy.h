@@ -50,8 +50,11 @@ struct HistoryEntry {
 /// distance over M, N and K, log(2) more for the other alignment class),
 /// each with the variants its family suggests (KernelFamily::history_variants)
 /// fitted to p's alignment class (KernelFamily::fitted; other transposes are
-/// left out), kept only where they are in `space` (so valid for `p` and
-/// within the limits). At most `limit`, no duplicates.
+/// left out, but for the one built-in row of other transposes nearer than
+/// every built-in row of p's own, a transpose counting log(2): dispatch may
+/// run it before tuning, so it is fitted to p and comes first), kept only
+/// where they are in `space` (so valid for `p` and within the limits). At
+/// most `limit`, no duplicates.
 std::vector<KernelConfig> history_candidates(const Problem& p, const std::vector<KernelConfig>& space,
                                              const std::vector<HistoryEntry>& history, size_t limit);
 
